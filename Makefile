@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                  build cfq.ko for the running kernel (its headers in
+#                         /lib/modules/$(uname -r)/build, the private block/*.h
+#                         from /usr/src/linux-source-X.Y.tar.xz)
+#   make KVER=6.12|6.1    build cfq and the test modules against a cached
+#                         Debian kernel (scripts/fetch-kernel)
+#   make install          install for the running kernel, like any module
+#   make check            every test on both kernels (README)
+#   make demo             boot a VM and show cfq at work
+#   make bench            the benchmark suite (bench/)
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+TOP := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
+
+ifeq ($(KVER),)
+BLOCK_PRIV ?= $(shell $(TOP)scripts/block-headers $(KERNELRELEASE))
+
+all: modules
+
+modules:
+	@test -n "$(BLOCK_PRIV)" || { echo "no private block headers for $(KERNELRELEASE)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) BLOCK_PRIV=$(BLOCK_PRIV) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(TOP) BLOCK_PRIV=$(BLOCK_PRIV) modules_install
+	depmod -a $(KERNELRELEASE)
+else
+all modules:
+	$(TOP)scripts/build-modules $(KVER)
+endif
+
+clean:
+	rm -rf $(TOP).cache/build
+	$(MAKE) -C $(KDIR) M=$(TOP) clean 2>/dev/null || true
+
+setup:
+	$(TOP)scripts/setup-host
+	$(TOP)scripts/fetch-kernel 6.12 6.1
+
+check: setup
+	$(TOP)tests/run
+
+demo: setup
+	$(TOP)scripts/demo
+
+bench: setup
+	$(TOP)bench/run $(BENCH_ARGS)
+
+checkpatch:
+	$(TOP)scripts/lint
+
+.PHONY: all modules install clean setup check demo bench checkpatch

@@ -1,0 +1,28 @@
+# shellcheck shell=bash
+# Helpers for guest test cases (sourced before each case runs).
+
+log() { echo "# $*"; }
+# fail MSG: the case fails with MSG as its reason
+fail() { echo "$*"; exit 1; }
+# check COND-DESCRIPTION CMD...: fail unless CMD succeeds
+check() { local what=$1; shift; "$@" || fail "check failed: $what"; }
+
+# nullb_load PARAM...: (re)load null_blk with PARAMs; device /dev/nullb0
+nullb_load() {
+	rmmod null_blk 2>/dev/null || true
+	modprobe null_blk "$@" || fail "modprobe null_blk $* failed"
+	[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
+}
+
+# sched_set DEV NAME: select scheduler NAME on block device DEV (e.g. nullb0)
+sched_set() { echo "$2" >"/sys/block/$1/queue/scheduler" || fail "cannot select $2 on $1"; }
+# sched_get DEV: the active scheduler of DEV
+sched_get() { sed -E 's/.*\[([^]]+)\].*/\1/' "/sys/block/$1/queue/scheduler"; }
+
+# fio_run ARGS...: run fio with --minimal; prints "read_iops write_iops read_kbps write_kbps"
+fio_run() {
+	fio --minimal --warnings-fatal "$@" 2>/tmp/fio.err | awk -F';' 'NF > 100 {
+		ri += $8; rk += $7; wi += $49; wk += $48 }
+		END { printf "%d %d %d %d\n", ri, wi, rk, wk }' ||
+		fail "fio failed: $(tail -n 3 /tmp/fio.err)"
+}
