@@ -1,0 +1,27 @@
+# per-kernel: yes
+# 'dkms build' of cfq succeeds for the kernel, as on a Debian system that has
+# the kernel's headers and its linux-source package.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib.sh"
+kernel_info "$1"
+command -v dkms >/dev/null || { echo "dkms not installed"; exit 1; }
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+src=/usr/src/cfq-$ver
+t=$(mktemp -d)
+cleanup() { dkms remove "cfq/$ver" --all >/dev/null 2>&1 || true; rm -rf "$src" "$t"; }
+trap cleanup EXIT
+cleanup
+mkdir -p "$src" "$t"
+(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$src")
+dkms add "cfq/$ver" >"$t/log" 2>&1 || { cat "$t/log"; echo "dkms add failed"; exit 1; }
+# the cached kernel stands in for an installed one: its headers, its source
+export CFQ_CACHE
+if ! dkms build "cfq/$ver" -k "$ABI" --kernelsourcedir "$KHDR" >"$t/log" 2>&1; then
+	tail -n 20 "$t/log"
+	cat "/var/lib/dkms/cfq/$ver/build/make.log" 2>/dev/null | tail -n 20
+	echo "dkms build failed for $ABI"
+	exit 1
+fi
+ko=$(find "/var/lib/dkms/cfq/$ver/$ABI" -name 'cfq.ko*' | head -1)
+[ -n "$ko" ] || { echo "dkms built no cfq.ko for $ABI"; exit 1; }
