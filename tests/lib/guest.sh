@@ -26,3 +26,17 @@ fio_run() {
 		END { printf "%d %d %d %d\n", ri, wi, rk, wk }' ||
 		fail "fio failed: $(tail -n 3 /tmp/fio.err)"
 }
+
+# kunit_run MODULE: load a KUnit test module; fail unless every suite passed
+kunit_run() {
+	local before out
+	before=$(dmesg | wc -l)
+	modprobe "$1" || fail "modprobe $1 failed"
+	out=$(dmesg | tail -n +$((before + 1)))
+	echo "$out" | grep -E '^\[[^]]*\] *(    )?(not )?ok [0-9]+ ' | sed 's/^\[[^]]*\] *//'
+	rmmod "$1"
+	if echo "$out" | grep -Eq '\] *(    )?not ok '; then
+		fail "$1: $(echo "$out" | grep -E 'EXPECTATION FAILED|ASSERTION FAILED' | head -n 1 | sed 's/^\[[^]]*\] *//')"
+	fi
+	echo "$out" | grep -Eq '\] *ok [0-9]+ ' || fail "$1: no KUnit suite reported"
+}
