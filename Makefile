@@ -7,6 +7,7 @@
 #                         Debian kernel (scripts/fetch-kernel)
 #   make install          install for the running kernel, like any module
 #   make check            every test on both kernels (README)
+#   make check-debug      the tests on a KASAN/lockdep/kmemleak kernel
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
 
@@ -42,6 +43,10 @@ setup:
 check: setup
 	$(TOP)tests/run
 
+check-debug: setup
+	$(TOP)scripts/debug-kernel build 6.12
+	$(TOP)tests/run --kernel 6.12-debug --guest-only
+
 demo: setup
 	$(TOP)scripts/demo
 
@@ -51,4 +56,4 @@ bench: setup
 checkpatch:
 	$(TOP)scripts/lint
 
-.PHONY: all modules install clean setup check demo bench checkpatch
+.PHONY: all modules install clean setup check check-debug demo bench checkpatch

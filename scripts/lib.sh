@@ -9,15 +9,38 @@ CFQ_KERNELS=${CFQ_KERNELS:-6.12 6.1}
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 log() { echo "[$(basename "$0")] $*" >&2; }
 
-# kernel_info KEY: sets KEY PKGVER ABI SRCPKG KBUILDPKG SUITE KDIR from kernels.conf
+# kernel_info KEY: sets KEY PKGVER ABI SRCPKG KBUILDPKG SUITE and the paths
+# KDIR (complete when $KDIR/.complete exists), KHDR (kbuild tree), KSRC
+# (source with block/*.h), KROOT (modules root), VMLINUX (boot image), BTF
+# (for scripts/abi-check; empty when the kernel has none) and BOOT_PVH.
+# KEY-debug is the self-built debug kernel of KEY (scripts/debug-kernel).
 kernel_info() {
-	local line
-	line=$(awk -v k="$1" '$1 == k { print; exit }' "$CFQ_TOP/scripts/kernels.conf")
-	[ -n "$line" ] || die "unknown kernel '$1' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$CFQ_TOP/scripts/kernels.conf"))"
+	local line base=${1%-debug}
+	line=$(awk -v k="$base" '$1 == k { print; exit }' "$CFQ_TOP/scripts/kernels.conf")
+	[ -n "$line" ] || die "unknown kernel '$1' (known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$CFQ_TOP/scripts/kernels.conf")and KEY-debug)"
 	read -r KEY PKGVER ABI SRCPKG KBUILDPKG SUITE <<<"$line"
+	if [ "$base" != "$1" ]; then
+		KEY=$1
+		KDIR=$("$CFQ_TOP/scripts/debug-kernel" path "$base" || true)
+		KHDR=$KDIR/tree
+		KSRC=$KDIR/tree
+		KROOT=$KDIR/root
+		VMLINUX=$KDIR/tree/arch/x86/boot/bzImage
+		ABI=$(cat "$KDIR/tree/include/config/kernel.release" 2>/dev/null || echo none)
+		BTF=
+		# PVH entry of this build triple-faults under QEMU (toolchain.md 13)
+		BOOT_PVH=0
+		return
+	fi
 	KDIR=$CFQ_CACHE/kernels/$PKGVER
 	KHDR=$KDIR/hdr/usr/src/linux-headers-$ABI
 	KSRC=$KDIR/src
 	KROOT=$KDIR/root
 	VMLINUX=$KDIR/vmlinux
+	BTF=$VMLINUX
+	BOOT_PVH=1
 }
+
+# What a guest kernel log must never contain (the unsigned-module taint
+# messages are expected and do not match)
+CFQ_SPLAT='WARNING:|BUG:|kernel BUG|Oops|general protection|INFO: task .* blocked|soft lockup|rcu.*(stall|detected stalls)|unreferenced object|UBSAN:|list_(add|del) corruption|Kernel panic'
