@@ -40,3 +40,20 @@ kunit_run() {
 	fi
 	echo "$out" | grep -Eq '\] *ok [0-9]+ ' || fail "$1: no KUnit suite reported"
 }
+
+# trace_start DEV / trace_stop DEV: the kernel's blk tracer (ftrace) on DEV;
+# trace_stop leaves the text in /tmp/trace.txt. Unlike Debian 12's blkparse
+# 1.2.0, it shows the scheduler's notes ("m N cfq...") on cgroup kernels.
+trace_start() {
+	echo 0 >/sys/kernel/tracing/tracing_on
+	echo blk >/sys/kernel/tracing/current_tracer
+	echo 16384 >/sys/kernel/tracing/buffer_size_kb
+	echo >/sys/kernel/tracing/trace
+	echo 1 >"/sys/block/$1/trace/enable"
+	echo 1 >/sys/kernel/tracing/tracing_on
+}
+trace_stop() {
+	echo 0 >"/sys/block/$1/trace/enable"
+	cat /sys/kernel/tracing/trace >/tmp/trace.txt
+	echo nop >/sys/kernel/tracing/current_tracer
+}
