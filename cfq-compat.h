@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where cfq deals with the differences between the block
+ * layer APIs of the kernels it is built for (Debian's 6.1 and 6.12).
+ */
+#ifndef _CFQ_COMPAT_H
+#define _CFQ_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/sbitmap.h>
+
+#include "blk-mq.h"
+#include "blk-wbt.h"
+#include "elevator.h"
+
+/* implemented in cfq-iosched.c, wrapped below as the elevator op */
+static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
+				struct list_head *list, bool at_head);
+
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+
+/* insert_requests() gets flags instead of a bool since 6.5 */
+static inline void cfq_insert_requests_op(struct blk_mq_hw_ctx *hctx,
+					  struct list_head *list,
+					  blk_insert_t flags)
+{
+	cfq_insert_requests(hctx, list, flags & BLK_MQ_INSERT_AT_HEAD);
+}
+
+/* Requests that went through prepare_request() */
+static inline bool cfq_rq_prepared(struct request *rq)
+{
+	return rq->rq_flags & RQF_USE_SCHED;
+}
+
+/* shallow_depth counts tags of the whole bitmap */
+static inline unsigned int cfq_shallow_depth(struct blk_mq_hw_ctx *hctx,
+					     unsigned int depth)
+{
+	return depth;
+}
+
+/* wbt works on the gendisk, and the elevator flag keeps it off */
+static inline void cfq_wbt_disable(struct elevator_queue *eq,
+				   struct request_queue *q)
+{
+	set_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_disable_default(q->disk);
+}
+
+static inline void cfq_wbt_enable(struct elevator_queue *eq,
+				  struct request_queue *q)
+{
+	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
+	wbt_enable_default(q->disk);
+}
+
+#else /* 6.1 */
+
+#include "blk-mq-tag.h"
+
+#define cfq_insert_requests_op cfq_insert_requests
+
+static inline bool cfq_rq_prepared(struct request *rq)
+{
+	return rq->rq_flags & RQF_ELVPRIV;
+}
+
+/* shallow_depth counts tags per sbitmap word: scale like mq-deadline */
+static inline unsigned int cfq_shallow_depth(struct blk_mq_hw_ctx *hctx,
+					     unsigned int depth)
+{
+	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
+	unsigned int nrr = hctx->queue->nr_requests;
+
+	return max(((depth << bt->sb.shift) + nrr - 1) / nrr, 1U);
+}
+
+static inline void cfq_wbt_disable(struct elevator_queue *eq,
+				   struct request_queue *q)
+{
+	wbt_disable_default(q);
+}
+
+static inline void cfq_wbt_enable(struct elevator_queue *eq,
+				  struct request_queue *q)
+{
+	wbt_enable_default(q);
+}
+
+#endif
+
+#endif /* _CFQ_COMPAT_H */

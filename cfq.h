@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CFQ, the Completely Fair Queueing I/O scheduler, as a blk-mq elevator:
+ * shared structures and the small pure-logic helpers (slice arithmetic,
+ * service-tree keys, request selection) that the unit tests exercise.
+ *
+ * Locking: all scheduler state of a device lives under cfq_data->lock, an
+ * irq-safe spinlock (the idle hrtimer fires in hard-irq context and requests
+ * complete from interrupts). Lock order: q->queue_lock -> cfqd->lock and
+ * ioc->lock -> cfqd->lock; cfq never takes queue_lock or ioc->lock while
+ * holding cfqd->lock.
+ */
+#ifndef _CFQ_H
+#define _CFQ_H
+
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/blktrace_api.h>
+#include <linux/hrtimer.h>
+#include <linux/iocontext.h>
+#include <linux/ioprio.h>
+#include <linux/math64.h>
+#include <linux/rbtree.h>
+#include <linux/time64.h>
+
+#include "elevator.h"
+
+/* Tunable defaults (times in ns, as stored) */
+#define CFQ_QUANTUM		8
+#define CFQ_FIFO_EXPIRE_SYNC	(NSEC_PER_SEC / 8)	/* 125 ms */
+#define CFQ_FIFO_EXPIRE_ASYNC	(NSEC_PER_SEC / 4)	/* 250 ms */
+#define CFQ_BACK_SEEK_MAX	(16 * 1024)		/* KiB */
+#define CFQ_BACK_SEEK_PENALTY	2
+#define CFQ_SLICE_SYNC		(NSEC_PER_SEC / 10)	/* 100 ms */
+#define CFQ_SLICE_ASYNC		(NSEC_PER_SEC / 25)	/* 40 ms */
+#define CFQ_SLICE_ASYNC_RQ	2
+#define CFQ_SLICE_IDLE		(NSEC_PER_SEC / 125)	/* 8 ms */
+#define CFQ_GROUP_IDLE		(NSEC_PER_SEC / 125)	/* 8 ms */
+#define CFQ_TARGET_LATENCY	(NSEC_PER_SEC * 3 / 10)	/* 300 ms */
+
+/* Internal constants */
+#define CFQ_SLICE_SCALE		5	/* slice step per ioprio level: 1/5 */
+#define CFQ_IDLE_DELAY		(NSEC_PER_SEC / 5)	/* IDLE-class key spacing */
+#define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
+#define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
+#define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
+#define CFQ_MIN_TT		(2 * NSEC_PER_SEC / HZ)	/* minimum workload slice */
+#define CFQ_HW_QUEUE_MIN	5	/* depth that proves device queueing */
+#define CFQ_HW_TAG_SAMPLES	50
+#define CFQ_HIST_DIVISOR	4
+#define CFQ_SERVICE_SHIFT	12	/* fixed point of cfq_group.vfraction */
+#define CFQQ_SEEK_THR		((sector_t)8 * 100)	/* sectors */
+#define CFQQ_CLOSE_THR		((sector_t)8 * 1024)	/* sectors */
+#define CFQQ_SECT_THR_NONROT	((sector_t)2 * 32)	/* sectors */
+#define CFQQ_SEEKY(cfqq)	(hweight32((cfqq)->seek_history) > 32 / 8)
+#define CFQ_TTIME_VALID		80	/* think time samples needed */
+
+/* Service classes; the order is the array index in cfq_group */
+enum wl_class_t {
+	BE_WORKLOAD = 0,
+	RT_WORKLOAD = 1,
+	IDLE_WORKLOAD = 2,
+	CFQ_PRIO_NR,
+};
+
+/* Workload types inside a class */
+enum wl_type_t {
+	ASYNC_WORKLOAD = 0,
+	SYNC_NOIDLE_WORKLOAD = 1,
+	SYNC_WORKLOAD = 2,
+};
+
+/* Exponentially weighted think time of a process or a service tree */
+struct cfq_ttime {
+	u64 last_end_request;	/* ns of the last completion */
+	u64 ttime_total;
+	u64 ttime_mean;
+	unsigned long ttime_samples;
+};
+
+/* A service tree: busy queues ordered by rb_key, leftmost served first */
+struct cfq_rb_root {
+	struct rb_root_cached rb;
+	unsigned int count;
+	struct cfq_ttime ttime;
+};
+
+#define CFQ_RB_ROOT	((struct cfq_rb_root){ .rb = RB_ROOT_CACHED, })
+
+struct cfq_data;
+struct cfq_group;
+
+/* Per-process sync queue, or an async queue shared per (class, level) */
+struct cfq_queue {
+	int ref;
+	struct cfq_data *cfqd;
+	struct cfq_group *cfqg;
+
+	/* position on a service tree */
+	struct rb_node rb_node;
+	u64 rb_key;
+	struct cfq_rb_root *service_tree;
+
+	/* queued requests: by sector, and by arrival for the FIFO */
+	struct rb_root sort_list;
+	struct request *next_rq;
+	struct list_head fifo;
+	int queued[2];		/* [async, sync] */
+	int dispatched;		/* in the driver */
+	int prio_pending;	/* queued REQ_PRIO requests */
+
+	/* slice state, ns */
+	u64 dispatch_start;
+	u64 slice_start;
+	u64 slice_end;
+	u64 allocated_slice;
+	s64 slice_resid;	/* left over (+) or overrun (-) of last slice */
+	unsigned int slice_dispatch;
+
+	unsigned short ioprio, ioprio_class;
+	pid_t pid;
+
+	/* enqueue heuristics */
+	u32 seek_history;
+	sector_t last_request_pos;
+	struct cfq_ttime ttime;	/* the owning process's think time */
+
+	unsigned int on_rr:1;		/* on a service tree (busy) */
+	unsigned int wait_request:1;	/* idle timer armed for this queue */
+	unsigned int must_dispatch:1;	/* FIFO forces the next dispatch */
+	unsigned int fifo_expire:1;	/* FIFO already forced this slice */
+	unsigned int idle_window:1;	/* idling pays off for this queue */
+	unsigned int prio_changed:1;	/* recompute ioprio at next insert */
+	unsigned int slice_new:1;	/* slice not started (no completion) */
+	unsigned int sync:1;
+	unsigned int deep:1;		/* has shown queue depth >= 4 */
+	unsigned int exited:1;		/* owning process is gone */
+};
+
+/* Per io_context x device: the process's queues on this device */
+struct cfq_io_cq {
+	struct io_cq icq;		/* must be first */
+	struct cfq_queue *cfqq[2];	/* [async, sync] */
+	int ioprio;			/* last seen ioc->ioprio */
+};
+
+/*
+ * A group of queues sharing the device. Only the root group exists for
+ * now; it holds the per-class service trees and the shared async queues.
+ */
+struct cfq_group {
+	/* [BE/RT][ASYNC/SYNC_NOIDLE/SYNC], plus one tree for IDLE */
+	struct cfq_rb_root service_trees[2][3];
+	struct cfq_rb_root service_tree_idle;
+
+	unsigned int nr_cfqq;		/* busy queues of this group */
+	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
+	unsigned int busy_queues_avg[CFQ_PRIO_NR];
+
+	/* workload in progress when the group was last switched out */
+	u64 saved_wl_slice;
+	enum wl_type_t saved_wl_type;
+	enum wl_class_t saved_wl_class;
+
+	struct cfq_queue *async_cfqq[2][IOPRIO_NR_LEVELS];
+	struct cfq_queue *async_idle_cfqq;
+};
+
+/* Per device */
+struct cfq_data {
+	struct request_queue *queue;
+	spinlock_t lock;
+
+	struct cfq_group *root_group;
+	struct cfq_group *serving_group;
+	enum wl_class_t serving_wl_class;
+	enum wl_type_t serving_wl_type;
+	u64 workload_expires;
+
+	struct cfq_queue *active_queue;
+	struct list_head dispatch;	/* requeues, at-head and passthrough */
+	struct cfq_queue *bio_cfqq;	/* merge target of the bio in merge */
+
+	unsigned int busy_queues;
+	unsigned int busy_sync_queues;
+	int rq_queued;
+	int rq_in_driver;
+	int rq_in_flight[2];
+	bool declined;			/* refused dispatch with work queued */
+	bool idling;			/* idle timer logically armed */
+
+	int hw_tag;			/* -1 unknown, 0 no queueing, 1 queueing */
+	int hw_tag_est_depth;
+	unsigned int hw_tag_samples;
+
+	struct hrtimer idle_slice_timer;
+	sector_t last_position;		/* end of the last dispatched request */
+	u64 last_delayed_sync;
+	u64 last_nonidle;		/* last non-IDLE-class activity */
+	u64 idle_class_served;		/* last IDLE-class dispatch */
+
+	unsigned int async_depth[2];	/* tag limits [async, sync write] */
+
+	/* tunables */
+	unsigned int cfq_quantum;
+	unsigned int cfq_back_max;	/* KiB */
+	unsigned int cfq_back_penalty;
+	unsigned int cfq_slice_async_rq;
+	unsigned int cfq_latency;
+	unsigned int cfq_sliding_window;
+	u64 cfq_fifo_expire[2];
+	u64 cfq_slice[2];
+	u64 cfq_slice_idle;
+	u64 cfq_group_idle;
+	u64 cfq_target_latency;
+
+	struct cfq_queue oom_cfqq;	/* fallback when allocation fails */
+};
+
+#define RQ_CFQQ(rq)	((struct cfq_queue *)(rq)->elv.priv[0])
+
+static inline bool cfq_class_idle(struct cfq_queue *cfqq)
+{
+	return cfqq->ioprio_class == IOPRIO_CLASS_IDLE;
+}
+
+static inline bool cfq_class_rt(struct cfq_queue *cfqq)
+{
+	return cfqq->ioprio_class == IOPRIO_CLASS_RT;
+}
+
+static inline enum wl_class_t cfqq_class(struct cfq_queue *cfqq)
+{
+	if (cfq_class_idle(cfqq))
+		return IDLE_WORKLOAD;
+	if (cfq_class_rt(cfqq))
+		return RT_WORKLOAD;
+	return BE_WORKLOAD;
+}
+
+static inline enum wl_type_t cfqq_type(struct cfq_queue *cfqq)
+{
+	if (!cfqq->sync)
+		return ASYNC_WORKLOAD;
+	if (!cfqq->idle_window)
+		return SYNC_NOIDLE_WORKLOAD;
+	return SYNC_WORKLOAD;
+}
+
+/*
+ * Nominal slice of a queue at ioprio level @prio (0 highest .. 7 lowest):
+ * each level away from the default 4 adds or takes 1/5 of @base, so the
+ * sync slice runs from 180 ms (level 0) down to 40 ms (level 7).
+ */
+static inline u64 cfq_prio_slice(u64 base, unsigned int prio)
+{
+	u64 step = div_u64(base, CFQ_SLICE_SCALE);
+
+	if (prio <= IOPRIO_NORM)
+		return base + step * (IOPRIO_NORM - prio);
+	return base - step * (prio - IOPRIO_NORM);
+}
+
+/*
+ * low_latency scaling: when @busy queues at full sync slices would not fit
+ * in @group_slice (the target latency share of the group), shrink @slice
+ * in proportion, but not below the time of two idle windows (scaled like
+ * the slice itself), so a sequential reader still gets some streaming.
+ */
+static inline u64 cfq_scale_slice(u64 slice, u64 slice_sync, u64 slice_idle,
+				  unsigned int busy, u64 group_slice)
+{
+	u64 expect = slice_sync * busy;
+	u64 low;
+
+	if (expect <= group_slice)
+		return slice;
+	low = min(slice, mul_u64_u64_div_u64(slice, 2 * slice_idle,
+					     slice_sync));
+	return max(mul_u64_u64_div_u64(slice, group_slice, expect), low);
+}
+
+/*
+ * Requests an async queue may dispatch in one turn: async queues are not
+ * timed, they get 2 * slice_async_rq requests per level above 8.
+ */
+static inline unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
+					     unsigned int prio)
+{
+	return 2 * slice_async_rq * (IOPRIO_NR_LEVELS - prio);
+}
+
+/*
+ * Service-tree key of a queue (re)entering its tree at @now: lower levels
+ * start later by the difference between the top and their own slice,
+ * times the number of other busy queues (so a level-7 queue does not come
+ * round as often as a level-0 one); unused slice of the previous turn
+ * (@resid > 0) moves it forward, an overrun back.
+ */
+static inline u64 cfq_st_key(u64 now, unsigned int nr_busy, u64 top_slice,
+			     u64 own_slice, s64 resid)
+{
+	u64 offset = 0;
+
+	if (nr_busy > 1 && top_slice > own_slice)
+		offset = (nr_busy - 1) * (top_slice - own_slice);
+	return now + offset - resid;
+}
+
+/* Keys are compared as signed distances, robust against wrap-around. */
+static inline bool cfq_key_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static inline struct cfq_queue *cfq_st_first(struct cfq_rb_root *st)
+{
+	struct rb_node *n = rb_first_cached(&st->rb);
+
+	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
+}
+
+/* Insert @cfqq with key @key; equal keys go after the existing ones. */
+static inline void cfq_st_insert(struct cfq_rb_root *st,
+				 struct cfq_queue *cfqq, u64 key)
+{
+	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*p) {
+		struct cfq_queue *q = rb_entry(*p, struct cfq_queue, rb_node);
+
+		parent = *p;
+		if (cfq_key_before(key, q->rb_key)) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	cfqq->rb_key = key;
+	rb_link_node(&cfqq->rb_node, parent, p);
+	rb_insert_color_cached(&cfqq->rb_node, &st->rb, leftmost);
+	cfqq->service_tree = st;
+	st->count++;
+}
+
+static inline void cfq_st_erase(struct cfq_queue *cfqq)
+{
+	struct cfq_rb_root *st = cfqq->service_tree;
+
+	rb_erase_cached(&cfqq->rb_node, &st->rb);
+	RB_CLEAR_NODE(&cfqq->rb_node);
+	cfqq->service_tree = NULL;
+	st->count--;
+}
+
+/*
+ * Global sliding window (Tejun Heo's 2005 CFQ proposal): the head sweeps
+ * the disk upwards. The next request of a queue is the first one starting
+ * at or after the window start @last - 2 * @back_max_kib (KiB to sectors:
+ * a short backward seek is cheap), or, when none is left above, the lowest
+ * one: the sweep wraps around.
+ */
+static inline sector_t cfq_window_start(sector_t last,
+					unsigned int back_max_kib)
+{
+	sector_t back = (sector_t)back_max_kib * 2;
+
+	return last > back ? last - back : 0;
+}
+
+static inline struct request *cfq_window_pick(struct rb_root *sort_list,
+					      sector_t start)
+{
+	struct rb_node *n = sort_list->rb_node;
+	struct request *best = NULL;
+
+	while (n) {
+		struct request *rq = rb_entry_rq(n);
+
+		if (blk_rq_pos(rq) >= start) {
+			best = rq;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (!best && sort_list->rb_node)
+		best = rb_entry_rq(rb_first(sort_list));
+	return best;
+}
+
+/* The cached successor of @rq in the window sweep: next up, or wrap. */
+static inline struct request *cfq_window_next(struct rb_root *sort_list,
+					      struct request *rq)
+{
+	struct rb_node *n = rb_next(&rq->rb_node);
+
+	if (!n)
+		n = rb_first(sort_list);
+	if (n == &rq->rb_node)
+		return NULL;
+	return rb_entry_rq(n);
+}
+
+/*
+ * CFQ's neighbour rule (sliding_window=0): of two candidates, prefer sync,
+ * then REQ_PRIO, then the one closer to the head at @last. A backward
+ * distance within @back_max sectors counts @penalty times; beyond that the
+ * request "wraps" and loses to any non-wrapping one. If both wrap, the
+ * lower sector wins (one long seek back, then forward again).
+ */
+static inline struct request *cfq_choose_req(struct request *rq1,
+					     struct request *rq2,
+					     sector_t last, sector_t back_max,
+					     unsigned int penalty)
+{
+	sector_t s1, s2, d1 = 0, d2 = 0;
+	bool wrap1 = false, wrap2 = false;
+
+	if (!rq1 || rq1 == rq2)
+		return rq2;
+	if (!rq2)
+		return rq1;
+	if (rq_is_sync(rq1) != rq_is_sync(rq2))
+		return rq_is_sync(rq1) ? rq1 : rq2;
+	if ((rq1->cmd_flags ^ rq2->cmd_flags) & REQ_PRIO)
+		return rq1->cmd_flags & REQ_PRIO ? rq1 : rq2;
+
+	s1 = blk_rq_pos(rq1);
+	s2 = blk_rq_pos(rq2);
+	if (s1 >= last)
+		d1 = s1 - last;
+	else if (s1 + back_max >= last)
+		d1 = (last - s1) * penalty;
+	else
+		wrap1 = true;
+	if (s2 >= last)
+		d2 = s2 - last;
+	else if (s2 + back_max >= last)
+		d2 = (last - s2) * penalty;
+	else
+		wrap2 = true;
+
+	if (!wrap1 && !wrap2) {
+		if (d1 != d2)
+			return d1 < d2 ? rq1 : rq2;
+		return s1 >= s2 ? rq1 : rq2;
+	}
+	if (wrap1 != wrap2)
+		return wrap1 ? rq2 : rq1;
+	return s1 <= s2 ? rq1 : rq2;
+}
+
+/*
+ * Think time: exponentially weighted mean (weight 1/8) of the gap between
+ * a completion and the next request, each gap capped at 2 * @idle so one
+ * long pause does not poison the mean; valid after three samples.
+ */
+static inline void cfq_ttime_update(struct cfq_ttime *t, u64 now, u64 idle)
+{
+	u64 elapsed = 0;
+
+	if (now > t->last_end_request)
+		elapsed = min(now - t->last_end_request, 2 * idle);
+	t->ttime_samples = (7 * t->ttime_samples + 256) / 8;
+	t->ttime_total = div_u64(7 * t->ttime_total + 256 * elapsed, 8);
+	t->ttime_mean = div64_ul(t->ttime_total + 128, t->ttime_samples);
+}
+
+static inline bool cfq_ttime_big(struct cfq_ttime *t, u64 idle)
+{
+	return t->ttime_samples > CFQ_TTIME_VALID && t->ttime_mean > idle;
+}
+
+/* cfq-group.c */
+int cfq_init_root_group(struct cfq_data *cfqd);
+void cfq_exit_root_group(struct cfq_data *cfqd);
+struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,
+			       enum wl_type_t type);
+unsigned int cfq_group_busy_queues_wl(struct cfq_group *cfqg,
+				      enum wl_class_t class);
+unsigned int cfq_group_get_avg_queues(struct cfq_group *cfqg, bool rt);
+u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
+void cfq_group_notify_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg);
+void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg);
+void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, u64 now);
+struct cfq_group *cfq_get_next_cfqg(struct cfq_data *cfqd);
+void cfq_group_restore_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
+				u64 now);
+struct cfq_queue **cfq_async_queue_slot(struct cfq_group *cfqg,
+					int ioprio_class, int level);
+
+/* cfq-iosched.c */
+void cfq_put_queue(struct cfq_queue *cfqq);
+
+/* cfq-sysfs.c */
+extern struct elv_fs_entry cfq_attrs[];
+void cfq_init_tunables(struct cfq_data *cfqd);
+
+/* blktrace notes, CFQ style: "cfq<pid>S" / "cfq<pid>A" for queues */
+#define cfq_log_cfqq(cfqd, cfqq, fmt, args...)				\
+	blk_add_trace_msg((cfqd)->queue, "cfq%d%c%c " fmt, (cfqq)->pid,	\
+			  (cfqq)->sync ? 'S' : 'A',			\
+			  cfqq_type(cfqq) == SYNC_NOIDLE_WORKLOAD ? 'N' : ' ', \
+			  ##args)
+#define cfq_log(cfqd, fmt, args...)					\
+	blk_add_trace_msg((cfqd)->queue, "cfq " fmt, ##args)
+
+#endif /* _CFQ_H */
