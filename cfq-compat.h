@@ -11,10 +11,15 @@
 
 #include "blk-mq.h"
 #include "blk-wbt.h"
+#include "blk-cgroup.h"
 #include "elevator.h"
 
+#ifndef CONFIG_BLK_CGROUP
+#error "cfq needs a kernel with CONFIG_BLK_CGROUP (every Debian kernel has it)"
+#endif
+
 /* implemented in cfq-iosched.c, wrapped below as the elevator op */
-static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
+void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				struct list_head *list, bool at_head);
 
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
@@ -55,6 +60,42 @@ static inline void cfq_wbt_enable(struct elevator_queue *eq,
 	wbt_enable_default(q->disk);
 }
 
+/* blkcg policies are switched on and off per disk since 6.5 */
+static inline int cfq_activate_policy(struct request_queue *q,
+				      const struct blkcg_policy *pol)
+{
+	return blkcg_activate_policy(q->disk, pol);
+}
+
+static inline void cfq_deactivate_policy(struct request_queue *q,
+					 const struct blkcg_policy *pol)
+{
+	blkcg_deactivate_policy(q->disk, pol);
+}
+
+/* pd_alloc_fn() takes the disk first since 6.5 */
+#define CFQ_PD_ALLOC_FN(name)						\
+	struct blkg_policy_data *name(struct gendisk *disk,		\
+				      struct blkcg *blkcg, gfp_t gfp)
+#define CFQ_PD_ALLOC_NODE	(disk->node_id)
+
+/*
+ * MAJ:MIN parsing: blkg_conf_init/prep/exit since 6.5. cfq_conf_finish()
+ * must follow every cfq_conf_prep(), successful or not.
+ */
+static inline int cfq_conf_prep(struct blkcg *blkcg,
+				const struct blkcg_policy *pol, char *input,
+				struct blkg_conf_ctx *ctx)
+{
+	blkg_conf_init(ctx, input);
+	return blkg_conf_prep(blkcg, pol, ctx);
+}
+
+static inline void cfq_conf_finish(struct blkg_conf_ctx *ctx)
+{
+	blkg_conf_exit(ctx);
+}
+
 #else /* 6.1 */
 
 #include "blk-mq-tag.h"
@@ -86,6 +127,38 @@ static inline void cfq_wbt_enable(struct elevator_queue *eq,
 				  struct request_queue *q)
 {
 	wbt_enable_default(q);
+}
+
+static inline int cfq_activate_policy(struct request_queue *q,
+				      const struct blkcg_policy *pol)
+{
+	return blkcg_activate_policy(q, pol);
+}
+
+static inline void cfq_deactivate_policy(struct request_queue *q,
+					 const struct blkcg_policy *pol)
+{
+	blkcg_deactivate_policy(q, pol);
+}
+
+#define CFQ_PD_ALLOC_FN(name)						\
+	struct blkg_policy_data *name(gfp_t gfp, struct request_queue *q, \
+				      struct blkcg *blkcg)
+#define CFQ_PD_ALLOC_NODE	(q->node)
+
+/* 6.1's blkg_conf_prep() cleans up after itself when it fails */
+static inline int cfq_conf_prep(struct blkcg *blkcg,
+				const struct blkcg_policy *pol, char *input,
+				struct blkg_conf_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	return blkg_conf_prep(blkcg, pol, input, ctx);
+}
+
+static inline void cfq_conf_finish(struct blkg_conf_ctx *ctx)
+{
+	if (ctx->blkg)
+		blkg_conf_finish(ctx);
 }
 
 #endif

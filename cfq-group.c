@@ -1,51 +1,340 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CFQ groups: the unit that owns service trees, shares the device and
- * remembers where its workload was interrupted.
+ * CFQ groups: the I/O controller. A blkcg policy gives every (cgroup x
+ * device) pair a cfq_group with its own service trees and async queues;
+ * the groups of a device share it by weight.
  *
- * Only the root group exists so far: one cfq_group per device holding
- * every queue. Group selection, the group's slice (its share of
- * target_latency, vfraction) and the saved workload context already go
- * through this file so that per-cgroup groups with weights and vdisktime
- * can be added here without touching the queue scheduler.
+ * Scheduling. Groups with busy queues sit on the device's group service
+ * tree, ordered by virtual disk time; the leftmost is served next. When
+ * one of its queues expires, a group is charged the time the queue used
+ * (time mode), or the requests it dispatched (IOPS mode: slice_idle = 0
+ * on a device that queues, where a queue's time says nothing about what
+ * it cost), divided by the group's share of the device. A group with
+ * twice the share so advances half as fast and is served twice as often.
+ *
+ * Shares are hierarchical (CFQ 4.20's vfraction): a group's share is its
+ * weight among its active siblings times its parent's share, and the
+ * queues of a cgroup's own tasks compete with its child cgroups with the
+ * cgroup's leaf_weight. Configured weights are applied when a group (re)
+ * enters the tree, which for a busy group is at each of its expiries.
+ *
+ * Lifetime. A cfq_group is the policy data of a blkcg_gq, but may outlive
+ * it: the block layer offlines the policy data when the cgroup (or the
+ * io controller, or the disk) goes away and frees it once the blkg's last
+ * reference is gone, while cfq queues may still point at the group (a
+ * request queued before the cgroup was removed, the sync queue of a task
+ * that moved away). So a group has its own reference count:
+ *  - the blkg holds one reference, dropped in pd_free;
+ *  - every cfq_queue of the group holds one (cfq_init_cfqq .. final put),
+ *    and a busy queue keeps its group on the group tree, so a group on the
+ *    tree or with queues is never freed;
+ *  - every group holds one on its parent, dropped when it is freed, so
+ *    the parent chain used for shares and stats is always valid.
+ * The last put frees the group; it touches no scheduler state, so it may
+ * run from pd_free without cfqd->lock. After pd_offline the group is
+ * marked offline: requests are mapped to its nearest online ancestor, its
+ * async queues are released (they drain where they are), its counters go
+ * to the parent, and late updates (requests that complete afterwards) are
+ * added to the nearest online ancestor's counters of removed children. No
+ * code follows cfqg->pd.blkg outside the cgroup file handlers, which the
+ * block layer only calls for live blkgs.
+ *
+ * Locking: weights are written under blkcg->lock or queue_lock and read
+ * by the scheduler under cfqd->lock (single words, READ_ONCE); policy
+ * callbacks run under queue_lock and take cfqd->lock inside it, never the
+ * other way round.
  */
+#include <linux/cgroup.h>
+#include <linux/ctype.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "cfq.h"
+#include "cfq-compat.h"
 
-int cfq_init_root_group(struct cfq_data *cfqd)
+#define CFQ_WEIGHT_LEGACY_MIN	10
+#define CFQ_WEIGHT_LEGACY_MAX	1000
+#define CFQ_WEIGHT_LEGACY_DFL	500
+
+static struct blkcg_policy blkcg_policy_cfq;
+
+/* Per cgroup: the weights its groups get on devices without an override */
+struct cfq_group_data {
+	struct blkcg_policy_data cpd;	/* must be first */
+	unsigned int weight;		/* 0: the hierarchy's default */
+	unsigned int leaf_weight;	/* 0: the default (v1 only) */
+};
+
+static struct cfq_group *pd_to_cfqg(struct blkg_policy_data *pd)
 {
-	struct cfq_group *cfqg;
-	int i, j;
-
-	cfqg = kzalloc_node(sizeof(*cfqg), GFP_KERNEL, cfqd->queue->node);
-	if (!cfqg)
-		return -ENOMEM;
-
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < 3; j++)
-			cfqg->service_trees[i][j] = CFQ_RB_ROOT;
-	cfqg->service_tree_idle = CFQ_RB_ROOT;
-	/* the root group alone owns the whole device */
-	cfqg->vfraction = 1 << CFQ_SERVICE_SHIFT;
-	cfqd->root_group = cfqg;
-	return 0;
+	return pd ? container_of(pd, struct cfq_group, pd) : NULL;
 }
 
-/* Drop the shared async queues and free the group; nothing is queued. */
-void cfq_exit_root_group(struct cfq_data *cfqd)
+static struct cfq_group *blkg_to_cfqg(struct blkcg_gq *blkg)
 {
-	struct cfq_group *cfqg = cfqd->root_group;
-	int i, j;
+	return pd_to_cfqg(blkg_to_pd(blkg, &blkcg_policy_cfq));
+}
 
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < IOPRIO_NR_LEVELS; j++)
-			if (cfqg->async_cfqq[i][j])
-				cfq_put_queue(cfqg->async_cfqq[i][j]);
-	if (cfqg->async_idle_cfqq)
-		cfq_put_queue(cfqg->async_idle_cfqq);
-	kfree(cfqg);
-	cfqd->root_group = NULL;
+static struct cfq_group_data *blkcg_to_cgd(struct blkcg *blkcg)
+{
+	struct blkcg_policy_data *cpd = blkcg_to_cpd(blkcg, &blkcg_policy_cfq);
+
+	return cpd ? container_of(cpd, struct cfq_group_data, cpd) : NULL;
+}
+
+void cfqg_get(struct cfq_group *cfqg)
+{
+	refcount_inc(&cfqg->ref);
+}
+
+void cfqg_put(struct cfq_group *cfqg)
+{
+	while (cfqg && refcount_dec_and_test(&cfqg->ref)) {
+		struct cfq_group *parent = cfqg->parent;
+
+		kfree(cfqg);
+		cfqg = parent;
+	}
+}
+
+/*
+ * Weights. cgroup v2 uses 1..10000 (default 100), v1 10..1000 (default
+ * 500); the root cgroup's default is doubled, as in CFQ, so that tasks
+ * left in the root are not crowded out by a few child cgroups. On v2 a
+ * cgroup's own tasks and its children are never both present (except in
+ * the root), so its leaf weight simply follows its weight.
+ */
+static bool cfq_on_dfl(void)
+{
+	return cgroup_subsys_on_dfl(io_cgrp_subsys);
+}
+
+static unsigned int cfq_dfl_weight(struct blkcg *blkcg)
+{
+	unsigned int w = cfq_on_dfl() ? CGROUP_WEIGHT_DFL :
+					CFQ_WEIGHT_LEGACY_DFL;
+
+	return blkcg == &blkcg_root ? 2 * w : w;
+}
+
+static unsigned int cgd_weight(struct blkcg *blkcg)
+{
+	struct cfq_group_data *cgd = blkcg_to_cgd(blkcg);
+
+	return cgd && cgd->weight ? cgd->weight : cfq_dfl_weight(blkcg);
+}
+
+static unsigned int cgd_leaf_weight(struct blkcg *blkcg)
+{
+	struct cfq_group_data *cgd = blkcg_to_cgd(blkcg);
+
+	if (cfq_on_dfl())
+		return cgd_weight(blkcg);
+	return cgd && cgd->leaf_weight ? cgd->leaf_weight :
+					 cfq_dfl_weight(blkcg);
+}
+
+/* Recompute the configured weights of @cfqg; used at its next activation */
+static void cfqg_update_weights(struct cfq_group *cfqg, struct blkcg *blkcg)
+{
+	WRITE_ONCE(cfqg->new_weight, cfqg->dev_weight ?: cgd_weight(blkcg));
+	WRITE_ONCE(cfqg->new_leaf_weight,
+		   cfqg->dev_leaf_weight ?: cgd_leaf_weight(blkcg));
+}
+
+/*
+ * Statistics
+ */
+static void cfqg_rwstat_add(u64 *stat, blk_opf_t opf, u64 val)
+{
+	if (op_is_discard(opf))
+		stat[BLKG_RWSTAT_DISCARD] += val;
+	else if (op_is_write(opf))
+		stat[BLKG_RWSTAT_WRITE] += val;
+	else
+		stat[BLKG_RWSTAT_READ] += val;
+	stat[op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC] += val;
+}
+
+/*
+ * Where updates for @cfqg go: its own counters, or once it is offline
+ * (its counters were handed to the parent), the removed-children counters
+ * of its nearest online ancestor, so that recursive sums stay complete.
+ */
+static struct cfqg_stats *cfqg_stats(struct cfq_group *cfqg)
+{
+	if (likely(cfqg->online))
+		return &cfqg->stats;
+	while (cfqg->parent && !cfqg->online)
+		cfqg = cfqg->parent;
+	return &cfqg->dead_stats;
+}
+
+static void cfqg_stats_add(struct cfqg_stats *to, const struct cfqg_stats *from)
+{
+	int i;
+
+	for (i = 0; i < BLKG_RWSTAT_NR; i++) {
+		to->bytes[i] += from->bytes[i];
+		to->ios[i] += from->ios[i];
+		to->wait_time[i] += from->wait_time[i];
+	}
+	to->time += from->time;
+	to->idle_time += from->idle_time;
+	to->dequeue += from->dequeue;
+}
+
+/* @rq leaves cfq for the driver */
+void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now)
+{
+	struct cfqg_stats *st = cfqg_stats(cfqg);
+
+	cfqg_rwstat_add(st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
+	cfqg_rwstat_add(st->ios, rq->cmd_flags, 1);
+	if (now > rq->start_time_ns)
+		cfqg_rwstat_add(st->wait_time, rq->cmd_flags,
+				now - rq->start_time_ns);
+}
+
+/* Idle time is charged to the group cfq idles for, from arm to end. */
+void cfqg_stats_idle_start(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			   u64 now)
+{
+	cfqd->idle_cfqg = cfqg;
+	cfqd->idle_start = now;
+}
+
+void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now)
+{
+	if (!cfqd->idle_cfqg)
+		return;
+	if (now > cfqd->idle_start)
+		cfqg_stats(cfqd->idle_cfqg)->idle_time += now - cfqd->idle_start;
+	cfqd->idle_cfqg = NULL;
+}
+
+/*
+ * The group service tree
+ */
+static bool cfqg_on_st(struct cfq_group *cfqg)
+{
+	return !RB_EMPTY_NODE(&cfqg->rb_node);
+}
+
+/*
+ * Activate @cfqg's leaf (its own queues) and, up the tree, every ancestor
+ * that had nothing active below it, then compute the leaf's share of the
+ * device: its leaf weight among its active children, times its weight
+ * among its parent's active children, and so on up to the root. Pending
+ * weights are applied here, where they are not part of any sum.
+ */
+static void cfqg_activate(struct cfq_group *cfqg)
+{
+	unsigned int vfr = 1 << CFQ_SERVICE_SHIFT;
+	struct cfq_group *pos = cfqg, *parent;
+	bool propagate;
+
+	cfqg->leaf_weight = max(READ_ONCE(cfqg->new_leaf_weight), 1U);
+	propagate = !cfqg->nr_active++;
+	cfqg->children_weight += cfqg->leaf_weight;
+	vfr = vfr * cfqg->leaf_weight / cfqg->children_weight;
+
+	while ((parent = pos->parent)) {
+		if (propagate) {
+			pos->weight = max(READ_ONCE(pos->new_weight), 1U);
+			propagate = !parent->nr_active++;
+			parent->children_weight += pos->weight;
+		}
+		vfr = vfr * pos->weight / parent->children_weight;
+		pos = parent;
+	}
+	cfqg->vfraction = max(vfr, 1U);
+}
+
+/* Undo cfqg_activate(): the leaf and every ancestor left with nothing. */
+static void cfqg_deactivate(struct cfq_group *cfqg)
+{
+	struct cfq_group *pos = cfqg, *parent;
+
+	cfqg->children_weight -= cfqg->leaf_weight;
+	cfqg->vfraction = 0;
+	if (--cfqg->nr_active)
+		return;
+	while ((parent = pos->parent)) {
+		parent->children_weight -= pos->weight;
+		if (--parent->nr_active)
+			break;
+		pos = parent;
+	}
+}
+
+static void cfqg_st_insert(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	struct rb_node **p = &cfqd->grp_st.rb_root.rb_node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*p) {
+		struct cfq_group *g = rb_entry(*p, struct cfq_group, rb_node);
+
+		parent = *p;
+		if (cfq_key_before(cfqg->vdisktime, g->vdisktime)) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&cfqg->rb_node, parent, p);
+	rb_insert_color_cached(&cfqg->rb_node, &cfqd->grp_st, leftmost);
+	cfqd->nr_busy_groups++;
+	cfqg_activate(cfqg);
+}
+
+static void cfqg_st_erase(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	cfqg_deactivate(cfqg);
+	rb_erase_cached(&cfqg->rb_node, &cfqd->grp_st);
+	RB_CLEAR_NODE(&cfqg->rb_node);
+	cfqd->nr_busy_groups--;
+}
+
+/*
+ * IOPS mode: with idling off on a device that queues (or might: an
+ * unknown hw_tag counts as queueing, as in CFQ), queues are switched as
+ * soon as they run dry and overlap in the device, so groups are charged
+ * by requests dispatched instead of time.
+ */
+bool cfq_iops_mode(struct cfq_data *cfqd)
+{
+	return !cfqd->cfq_slice_idle && cfqd->hw_tag;
+}
+
+/* Is @anc @cfqg itself or one of its ancestors? */
+bool cfq_group_is_ancestor(struct cfq_group *anc, struct cfq_group *cfqg)
+{
+	for (; cfqg; cfqg = cfqg->parent)
+		if (cfqg == anc)
+			return true;
+	return false;
+}
+
+/*
+ * The group of a request: the one of its bio's blkg, or of the nearest
+ * ancestor still online (a bio may carry the blkg of a cgroup being
+ * removed, e.g. write-back of pages it dirtied), else the root group.
+ * The bio pins its blkg and every blkg pins its parent.
+ */
+struct cfq_group *cfq_rq_group(struct cfq_data *cfqd, struct request *rq)
+{
+	struct blkcg_gq *blkg = rq->bio ? rq->bio->bi_blkg : NULL;
+
+	for (; blkg; blkg = blkg->parent) {
+		struct cfq_group *cfqg = blkg_to_cfqg(blkg);
+
+		if (cfqg && cfqg->online && cfqg->cfqd == cfqd)
+			return cfqg;
+	}
+	return cfqd->root_group;
 }
 
 struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,
@@ -86,28 +375,123 @@ unsigned int cfq_group_get_avg_queues(struct cfq_group *cfqg, bool rt)
 /* The group's share of target_latency. */
 u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
-	return mul_u64_u64_div_u64(cfqd->cfq_target_latency, cfqg->vfraction,
+	return mul_u64_u64_div_u64(cfqd->cfq_target_latency,
+				   max(cfqg->vfraction, 1U),
 				   1 << CFQ_SERVICE_SHIFT);
 }
 
+/*
+ * The first busy queue of @cfqg: the group enters the tree. It keeps the
+ * virtual time it had, unless that lies behind the tree's minimum: then
+ * it starts at the minimum. So a group that was idle for a while gets
+ * the next turn but no burst to catch up on the time it did not use, and
+ * one that was served ahead of its share does not get a fresh start by
+ * going idle briefly. (CFQ 4.20 put every returning group behind the
+ * last one, with an unscaled delay; that loses a group's turn whenever
+ * its queues run dry between two requests.)
+ */
 void cfq_group_notify_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
 {
-	cfqg->nr_cfqq++;
-}
-
-/* A group whose last queue leaves forgets its interrupted workload. */
-void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	if (--cfqg->nr_cfqq == 0)
-		cfqg->saved_wl_slice = 0;
+	if (cfqg->nr_cfqq++)
+		return;
+	if (cfqg->vdisk_gen != cfqd->vdisk_gen ||
+	    cfq_key_before(cfqg->vdisktime, cfqd->min_vdisktime))
+		cfqg->vdisktime = cfqd->min_vdisktime;
+	cfqg->vdisk_gen = cfqd->vdisk_gen;
+	cfqg_st_insert(cfqd, cfqg);
 }
 
 /*
- * The active queue of @cfqg expired: remember how much of the workload
- * slice is left, so the group resumes the same workload next time.
+ * Time and IOPS mode charge in different units (ns and requests), so
+ * virtual times from before a switch (slice_idle written, hw_tag learnt)
+ * mean nothing after it: a group a few slices ahead in ns would wait
+ * for millions of requests. Restart every group at the minimum; groups
+ * off the tree are reset when they come back (vdisk_gen).
  */
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, u64 now)
+static void cfq_check_charge_mode(struct cfq_data *cfqd)
 {
+	bool iops = cfq_iops_mode(cfqd);
+	struct rb_root_cached old = cfqd->grp_st;
+	struct rb_node *n;
+
+	if (iops == cfqd->vdisk_iops)
+		return;
+	cfqd->vdisk_iops = iops;
+	cfqd->vdisk_gen++;
+	cfqd->grp_st = RB_ROOT_CACHED;
+	while ((n = rb_first_cached(&old))) {
+		struct cfq_group *cfqg = rb_entry(n, struct cfq_group, rb_node);
+
+		rb_erase_cached(n, &old);
+		cfqg->vdisktime = cfqd->min_vdisktime;
+		cfqg->vdisk_gen = cfqd->vdisk_gen;
+		/* reinsert keeping the activation counts as they are */
+		cfqg_deactivate(cfqg);
+		cfqd->nr_busy_groups--;
+		cfqg_st_insert(cfqd, cfqg);
+	}
+}
+
+/* The last busy queue left: the group leaves the tree. */
+void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
+{
+	if (--cfqg->nr_cfqq)
+		return;
+	cfqg->saved_wl_slice = 0;
+	if (cfqg_on_st(cfqg)) {
+		cfqg_st_erase(cfqd, cfqg);
+		cfqg_stats(cfqg)->dequeue++;
+	}
+}
+
+/*
+ * Disk time the expiring queue used: from its first completion (the
+ * slice start) to now, at most its slice; a queue whose slice never
+ * started is charged from its activation, at least a jiffy, so seeking
+ * for a queue that never completed anything is not free.
+ */
+static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
+{
+	u64 used;
+
+	if (cfqq->slice_new || cfqq->slice_start >= now)
+		return max_t(u64, now - cfqq->dispatch_start,
+			     jiffies_to_nsecs(1));
+	used = now - cfqq->slice_start;
+	return min(used, cfqq->allocated_slice);
+}
+
+/*
+ * The active queue @cfqq of @cfqg expired: charge the group and remember
+ * how much of the workload slice is left, so the group resumes the same
+ * workload next time.
+ */
+void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
+		      struct cfq_queue *cfqq, u64 now)
+{
+	unsigned int nr_async = cfqg->service_trees[RT_WORKLOAD][ASYNC_WORKLOAD].count +
+				cfqg->service_trees[BE_WORKLOAD][ASYNC_WORKLOAD].count;
+	u64 used = cfq_slice_usage(cfqq, now), charge = used;
+
+	cfq_check_charge_mode(cfqd);
+	if (cfq_iops_mode(cfqd))
+		charge = cfqq->slice_dispatch;
+	else if (!cfqq->sync && cfqg->nr_cfqq <= nr_async)
+		/* async alone in its group: charge the whole slice */
+		charge = max(cfqq->allocated_slice, used);
+
+	if (cfqg_on_st(cfqg)) {
+		u64 scaled = div_u64(charge << CFQ_SERVICE_SHIFT,
+				     max(cfqg->vfraction, 1U));
+
+		cfqg_st_erase(cfqd, cfqg);
+		cfqg->vdisktime += scaled;
+		cfqg_st_insert(cfqd, cfqg);
+	}
+	cfqg_stats(cfqg)->time += used;
+	cfq_log(cfqd, "served: used=%llu charge=%llu vfr=%u iops=%d", used,
+		charge, cfqg->vfraction, cfq_iops_mode(cfqd));
+
 	if (cfqd->workload_expires > now) {
 		cfqg->saved_wl_slice = cfqd->workload_expires - now;
 		cfqg->saved_wl_type = cfqd->serving_wl_type;
@@ -117,9 +501,18 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, u64 now)
 	}
 }
 
+/* The group with the least virtual time; the minimum follows it. */
 struct cfq_group *cfq_get_next_cfqg(struct cfq_data *cfqd)
 {
-	return cfqd->root_group->nr_cfqq ? cfqd->root_group : NULL;
+	struct rb_node *n = rb_first_cached(&cfqd->grp_st);
+	struct cfq_group *cfqg;
+
+	if (!n)
+		return NULL;
+	cfqg = rb_entry(n, struct cfq_group, rb_node);
+	if (cfq_key_before(cfqd->min_vdisktime, cfqg->vdisktime))
+		cfqd->min_vdisktime = cfqg->vdisktime;
+	return cfqg;
 }
 
 /* Resume the saved workload of @cfqg, or force a fresh choice. */
@@ -147,4 +540,579 @@ struct cfq_queue **cfq_async_queue_slot(struct cfq_group *cfqg,
 	default:
 		return &cfqg->async_cfqq[1][level];
 	}
+}
+
+/* Drop the group's pins of its async queues (under cfqd->lock). */
+static void cfqg_put_async_queues(struct cfq_group *cfqg)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < IOPRIO_NR_LEVELS; j++)
+			if (cfqg->async_cfqq[i][j]) {
+				cfq_put_queue(cfqg->async_cfqq[i][j]);
+				cfqg->async_cfqq[i][j] = NULL;
+			}
+	if (cfqg->async_idle_cfqq) {
+		cfq_put_queue(cfqg->async_idle_cfqq);
+		cfqg->async_idle_cfqq = NULL;
+	}
+}
+
+/*
+ * Policy callbacks
+ */
+static struct blkcg_policy_data *cfq_cpd_alloc(gfp_t gfp)
+{
+	struct cfq_group_data *cgd = kzalloc(sizeof(*cgd), gfp);
+
+	return cgd ? &cgd->cpd : NULL;
+}
+
+static void cfq_cpd_free(struct blkcg_policy_data *cpd)
+{
+	kfree(container_of(cpd, struct cfq_group_data, cpd));
+}
+
+static CFQ_PD_ALLOC_FN(cfq_pd_alloc)
+{
+	struct cfq_group *cfqg;
+	int i, j;
+
+	cfqg = kzalloc_node(sizeof(*cfqg), gfp, CFQ_PD_ALLOC_NODE);
+	if (!cfqg)
+		return NULL;
+	refcount_set(&cfqg->ref, 1);	/* the blkg's, dropped in pd_free */
+	RB_CLEAR_NODE(&cfqg->rb_node);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 3; j++)
+			cfqg->service_trees[i][j] = CFQ_RB_ROOT;
+	cfqg->service_tree_idle = CFQ_RB_ROOT;
+	return &cfqg->pd;
+}
+
+/* Before the blkg is visible: no request can map to it yet. */
+static void cfq_pd_init(struct blkg_policy_data *pd)
+{
+	struct blkcg_gq *blkg = pd_to_blkg(pd);
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
+
+	cfqg->cfqd = blkg->q->elevator->elevator_data;
+	if (blkg->parent) {
+		cfqg->parent = blkg_to_cfqg(blkg->parent);
+		cfqg_get(cfqg->parent);
+	}
+	cfqg_update_weights(cfqg, blkg->blkcg);
+	cfqg->weight = cfqg->new_weight;
+	cfqg->leaf_weight = cfqg->new_leaf_weight;
+	cfqg->online = true;
+}
+
+static void cfq_pd_offline(struct blkg_policy_data *pd)
+{
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
+	struct cfq_data *cfqd = cfqg->cfqd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	cfqg->online = false;
+	cfqg_put_async_queues(cfqg);
+	if (cfqg->parent) {
+		struct cfqg_stats *to = cfqg_stats(cfqg->parent);
+
+		if (to == &cfqg->parent->stats)
+			to = &cfqg->parent->dead_stats;
+		cfqg_stats_add(to, &cfqg->stats);
+		cfqg_stats_add(to, &cfqg->dead_stats);
+		memset(&cfqg->stats, 0, sizeof(cfqg->stats));
+		memset(&cfqg->dead_stats, 0, sizeof(cfqg->dead_stats));
+	}
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+}
+
+static void cfq_pd_free(struct blkg_policy_data *pd)
+{
+	cfqg_put(pd_to_cfqg(pd));
+}
+
+/* blkio.reset_stats, under blkcg->lock: the policy is active on the queue */
+static void cfq_pd_reset_stats(struct blkg_policy_data *pd)
+{
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqg->cfqd->lock, flags);
+	memset(&cfqg->stats, 0, sizeof(cfqg->stats));
+	memset(&cfqg->dead_stats, 0, sizeof(cfqg->dead_stats));
+	spin_unlock_irqrestore(&cfqg->cfqd->lock, flags);
+}
+
+/*
+ * cgroup files: weights
+ */
+
+/* Parse a weight in [min, max]; "default" (if allowed) gives 0. */
+static int cfq_parse_weight(char *s, unsigned int min, unsigned int max,
+			    bool allow_default, unsigned int *v)
+{
+	s = strim(s);
+	if (allow_default && !strcmp(s, "default")) {
+		*v = 0;
+		return 0;
+	}
+	if (kstrtouint(s, 10, v) || *v < min || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Set the cgroup-wide weight (or leaf weight) and push it to the groups of
+ * the cgroup that have no per-device override.
+ */
+static void cfq_set_cgroup_weight(struct blkcg *blkcg, unsigned int v,
+				  bool leaf, bool both)
+{
+	struct cfq_group_data *cgd = blkcg_to_cgd(blkcg);
+	struct blkcg_gq *blkg;
+
+	spin_lock_irq(&blkcg->lock);
+	if (!leaf || both)
+		cgd->weight = v;
+	if (leaf || both)
+		cgd->leaf_weight = v;
+	hlist_for_each_entry(blkg, &blkcg->blkg_list, blkcg_node) {
+		struct cfq_group *cfqg = blkg_to_cfqg(blkg);
+
+		if (cfqg)
+			cfqg_update_weights(cfqg, blkcg);
+	}
+	spin_unlock_irq(&blkcg->lock);
+}
+
+/*
+ * "MAJ:MIN N" or "MAJ:MIN default" (also "MAJ:MIN 0" on v1) sets or drops
+ * a per-device override. Errors from the MAJ:MIN part: -EINVAL (syntax),
+ * -ENODEV (no such disk), -EOPNOTSUPP (cfq is not its scheduler).
+ */
+static int cfq_set_dev_weight(struct blkcg *blkcg, char *buf, bool leaf,
+			      bool both)
+{
+	bool dfl = cfq_on_dfl();
+	struct blkg_conf_ctx ctx;
+	struct cfq_group *cfqg;
+	unsigned int v;
+	int ret;
+
+	ret = cfq_conf_prep(blkcg, &blkcg_policy_cfq, buf, &ctx);
+	if (ret)
+		goto out;
+	if (dfl)
+		ret = cfq_parse_weight(ctx.body, CGROUP_WEIGHT_MIN,
+				       CGROUP_WEIGHT_MAX, true, &v);
+	else if (!strcmp(strim(ctx.body), "0"))
+		v = 0;
+	else
+		ret = cfq_parse_weight(ctx.body, CFQ_WEIGHT_LEGACY_MIN,
+				       CFQ_WEIGHT_LEGACY_MAX, true, &v);
+	if (ret)
+		goto out;
+	cfqg = blkg_to_cfqg(ctx.blkg);
+	if (!leaf || both)
+		cfqg->dev_weight = v;
+	if (leaf || both)
+		cfqg->dev_leaf_weight = v;
+	cfqg_update_weights(cfqg, blkcg);
+out:
+	cfq_conf_finish(&ctx);
+	return ret;
+}
+
+/* v1 root: blkio.weight* set the weight of the root's own tasks */
+static bool cfq_leaf_file(struct kernfs_open_file *of)
+{
+	return of_cft(of)->private ||
+	       css_to_blkcg(of_css(of)) == &blkcg_root;
+}
+
+static bool cfq_leaf_seq(struct seq_file *sf)
+{
+	return seq_cft(sf)->private || css_to_blkcg(seq_css(sf)) == &blkcg_root;
+}
+
+static u64 cfqg_prfill_dev_weight(struct seq_file *sf,
+				  struct blkg_policy_data *pd, int leaf)
+{
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
+	unsigned int v = leaf ? cfqg->dev_leaf_weight : cfqg->dev_weight;
+
+	return v ? __blkg_prfill_u64(sf, pd, v) : 0;
+}
+
+/* v2 io.cfq.weight */
+static int cfq_print_weight(struct seq_file *sf, void *v)
+{
+	struct blkcg *blkcg = css_to_blkcg(seq_css(sf));
+
+	seq_printf(sf, "default %u\n", cgd_weight(blkcg));
+	blkcg_print_blkgs(sf, blkcg, cfqg_prfill_dev_weight,
+			  &blkcg_policy_cfq, 0, false);
+	return 0;
+}
+
+static ssize_t cfq_write_weight(struct kernfs_open_file *of, char *buf,
+				size_t nbytes, loff_t off)
+{
+	struct blkcg *blkcg = css_to_blkcg(of_css(of));
+	unsigned int v;
+	char *s = strim(buf);
+	int ret;
+
+	if (str_has_prefix(s, "default ")) {
+		s += strlen("default ");
+	} else if (!isdigit(*s) || strchr(s, ':')) {
+		ret = cfq_set_dev_weight(blkcg, buf, false, true);
+		return ret ?: nbytes;
+	}
+	ret = cfq_parse_weight(s, CGROUP_WEIGHT_MIN, CGROUP_WEIGHT_MAX, false,
+			       &v);
+	if (ret)
+		return ret;
+	cfq_set_cgroup_weight(blkcg, v, false, true);
+	return nbytes;
+}
+
+/* v1 blkio.weight and blkio.leaf_weight (private: 1 for leaf) */
+static int cfq_print_weight_legacy(struct seq_file *sf, void *v)
+{
+	struct blkcg *blkcg = css_to_blkcg(seq_css(sf));
+
+	seq_printf(sf, "%u\n", cfq_leaf_seq(sf) ? cgd_leaf_weight(blkcg) :
+						  cgd_weight(blkcg));
+	return 0;
+}
+
+static ssize_t cfq_write_weight_legacy(struct kernfs_open_file *of, char *buf,
+				       size_t nbytes, loff_t off)
+{
+	unsigned int v;
+	int ret;
+
+	ret = cfq_parse_weight(buf, CFQ_WEIGHT_LEGACY_MIN,
+			       CFQ_WEIGHT_LEGACY_MAX, false, &v);
+	if (ret)
+		return ret;
+	cfq_set_cgroup_weight(css_to_blkcg(of_css(of)), v, cfq_leaf_file(of),
+			      false);
+	return nbytes;
+}
+
+/* v1 blkio.weight_device and blkio.leaf_weight_device */
+static int cfq_print_weight_device(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)),
+			  cfqg_prfill_dev_weight, &blkcg_policy_cfq,
+			  cfq_leaf_seq(sf), false);
+	return 0;
+}
+
+static ssize_t cfq_write_weight_device(struct kernfs_open_file *of, char *buf,
+				       size_t nbytes, loff_t off)
+{
+	int ret = cfq_set_dev_weight(css_to_blkcg(of_css(of)), buf,
+				     cfq_leaf_file(of), false);
+
+	return ret ?: nbytes;
+}
+
+/*
+ * cgroup files: statistics. A file's private value is the offset of its
+ * counter in struct cfqg_stats, plus flags for the recursive variant and
+ * for printing ns as ms.
+ */
+#define CFQ_STAT_RECURSIVE	(1 << 16)
+#define CFQ_STAT_MS		(1 << 17)
+#define CFQ_STAT_SECTORS	(1 << 18)
+#define CFQ_STAT_OFF(x)		((x) & 0xffff)
+
+/* @blkg's counters and those of its online descendants (queue_lock held) */
+static void cfqg_stats_sum(struct blkcg_gq *blkg, struct cfqg_stats *sum)
+{
+	struct cgroup_subsys_state *pos_css;
+	struct blkcg_gq *pos_blkg;
+
+	memset(sum, 0, sizeof(*sum));
+	rcu_read_lock();
+	blkg_for_each_descendant_pre(pos_blkg, pos_css, blkg) {
+		struct cfq_group *pos = blkg_to_cfqg(pos_blkg);
+
+		if (!pos || !pos->online)
+			continue;
+		cfqg_stats_add(sum, &pos->stats);
+		cfqg_stats_add(sum, &pos->dead_stats);
+	}
+	rcu_read_unlock();
+}
+
+static const struct cfqg_stats *cfqg_stats_for(struct blkg_policy_data *pd,
+					       int priv, struct cfqg_stats *sum)
+{
+	if (!(priv & CFQ_STAT_RECURSIVE))
+		return &pd_to_cfqg(pd)->stats;
+	cfqg_stats_sum(pd_to_blkg(pd), sum);
+	return sum;
+}
+
+static u64 cfqg_prfill_rwstat(struct seq_file *sf, struct blkg_policy_data *pd,
+			      int priv)
+{
+	struct blkg_rwstat_sample sample;
+	struct cfqg_stats sum;
+	const u64 *cnt;
+	int i;
+
+	cnt = (void *)cfqg_stats_for(pd, priv, &sum) + CFQ_STAT_OFF(priv);
+	for (i = 0; i < BLKG_RWSTAT_NR; i++)
+		sample.cnt[i] = cnt[i];
+	return __blkg_prfill_rwstat(sf, pd, &sample);
+}
+
+static u64 cfqg_prfill_u64(struct seq_file *sf, struct blkg_policy_data *pd,
+			   int priv)
+{
+	const struct cfqg_stats *st;
+	struct cfqg_stats sum;
+	u64 v;
+
+	st = cfqg_stats_for(pd, priv, &sum);
+	if (priv & CFQ_STAT_SECTORS)
+		v = (st->bytes[BLKG_RWSTAT_READ] +
+		     st->bytes[BLKG_RWSTAT_WRITE]) >> SECTOR_SHIFT;
+	else
+		v = *(const u64 *)((void *)st + CFQ_STAT_OFF(priv));
+	if (priv & CFQ_STAT_MS)
+		v = div_u64(v, NSEC_PER_MSEC);
+	return __blkg_prfill_u64(sf, pd, v);
+}
+
+static int cfq_print_rwstat(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), cfqg_prfill_rwstat,
+			  &blkcg_policy_cfq, seq_cft(sf)->private, true);
+	return 0;
+}
+
+static int cfq_print_u64(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), cfqg_prfill_u64,
+			  &blkcg_policy_cfq, seq_cft(sf)->private, false);
+	return 0;
+}
+
+/* v2 io.cfq.stat: one line per device, this cgroup and its descendants */
+static u64 cfqg_prfill_flat(struct seq_file *sf, struct blkg_policy_data *pd,
+			    int priv)
+{
+	struct gendisk *disk = pd_to_blkg(pd)->q->disk;
+	struct cfqg_stats st;
+	u64 wait = 0;
+	int i;
+
+	if (!disk)
+		return 0;
+	cfqg_stats_sum(pd_to_blkg(pd), &st);
+	for (i = BLKG_RWSTAT_READ; i <= BLKG_RWSTAT_WRITE; i++)
+		wait += st.wait_time[i];
+	wait += st.wait_time[BLKG_RWSTAT_DISCARD];
+	seq_printf(sf, "%u:%u rbytes=%llu wbytes=%llu dbytes=%llu rios=%llu wios=%llu dios=%llu sectors=%llu time_ms=%llu wait_us=%llu idle_ms=%llu dequeue=%llu\n",
+		   disk->major, disk->first_minor,
+		   st.bytes[BLKG_RWSTAT_READ], st.bytes[BLKG_RWSTAT_WRITE],
+		   st.bytes[BLKG_RWSTAT_DISCARD], st.ios[BLKG_RWSTAT_READ],
+		   st.ios[BLKG_RWSTAT_WRITE], st.ios[BLKG_RWSTAT_DISCARD],
+		   (st.bytes[BLKG_RWSTAT_READ] + st.bytes[BLKG_RWSTAT_WRITE]) >>
+		   SECTOR_SHIFT, div_u64(st.time, NSEC_PER_MSEC),
+		   div_u64(wait, NSEC_PER_USEC),
+		   div_u64(st.idle_time, NSEC_PER_MSEC), st.dequeue);
+	return 0;
+}
+
+static int cfq_print_flat(struct seq_file *sf, void *v)
+{
+	blkcg_print_blkgs(sf, css_to_blkcg(seq_css(sf)), cfqg_prfill_flat,
+			  &blkcg_policy_cfq, 0, false);
+	return 0;
+}
+
+static struct cftype cfq_dfl_files[] = {
+	{
+		.name = "cfq.weight",
+		.flags = CFTYPE_NOT_ON_ROOT,
+		.seq_show = cfq_print_weight,
+		.write = cfq_write_weight,
+	},
+	{
+		.name = "cfq.stat",
+		.seq_show = cfq_print_flat,
+	},
+	{ }
+};
+
+#define CFQ_STAT(x)	offsetof(struct cfqg_stats, x)
+
+static struct cftype cfq_legacy_files[] = {
+	{
+		.name = "weight",
+		.seq_show = cfq_print_weight_legacy,
+		.write = cfq_write_weight_legacy,
+	},
+	{
+		.name = "weight_device",
+		.seq_show = cfq_print_weight_device,
+		.write = cfq_write_weight_device,
+	},
+	{
+		.name = "leaf_weight",
+		.private = 1,
+		.seq_show = cfq_print_weight_legacy,
+		.write = cfq_write_weight_legacy,
+	},
+	{
+		.name = "leaf_weight_device",
+		.private = 1,
+		.seq_show = cfq_print_weight_device,
+		.write = cfq_write_weight_device,
+	},
+	{
+		.name = "time",
+		.private = CFQ_STAT(time) | CFQ_STAT_MS,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "time_recursive",
+		.private = CFQ_STAT(time) | CFQ_STAT_MS | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "sectors",
+		.private = CFQ_STAT_SECTORS,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "sectors_recursive",
+		.private = CFQ_STAT_SECTORS | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "io_service_bytes",
+		.private = CFQ_STAT(bytes),
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "io_service_bytes_recursive",
+		.private = CFQ_STAT(bytes) | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "io_serviced",
+		.private = CFQ_STAT(ios),
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "io_serviced_recursive",
+		.private = CFQ_STAT(ios) | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "io_wait_time",
+		.private = CFQ_STAT(wait_time),
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "io_wait_time_recursive",
+		.private = CFQ_STAT(wait_time) | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_rwstat,
+	},
+	{
+		.name = "idle_time",
+		.private = CFQ_STAT(idle_time) | CFQ_STAT_MS,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "idle_time_recursive",
+		.private = CFQ_STAT(idle_time) | CFQ_STAT_MS | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "dequeue",
+		.private = CFQ_STAT(dequeue),
+		.seq_show = cfq_print_u64,
+	},
+	{
+		.name = "dequeue_recursive",
+		.private = CFQ_STAT(dequeue) | CFQ_STAT_RECURSIVE,
+		.seq_show = cfq_print_u64,
+	},
+	{ }
+};
+
+static struct blkcg_policy blkcg_policy_cfq = {
+	.dfl_cftypes		= cfq_dfl_files,
+	.legacy_cftypes		= cfq_legacy_files,
+	.cpd_alloc_fn		= cfq_cpd_alloc,
+	.cpd_free_fn		= cfq_cpd_free,
+	.pd_alloc_fn		= cfq_pd_alloc,
+	.pd_init_fn		= cfq_pd_init,
+	.pd_offline_fn		= cfq_pd_offline,
+	.pd_free_fn		= cfq_pd_free,
+	.pd_reset_stats_fn	= cfq_pd_reset_stats,
+};
+
+/*
+ * Set-up
+ */
+int cfq_register_policy(void)
+{
+	int ret = blkcg_policy_register(&blkcg_policy_cfq);
+
+	if (ret == -ENOSPC)
+		pr_err("cfq: no free blkcg policy slot (all %d taken by other I/O controllers and schedulers)\n",
+		       BLKCG_MAX_POLS);
+	else if (ret)
+		pr_err("cfq: cannot register the blkcg policy: %d\n", ret);
+	return ret;
+}
+
+void cfq_unregister_policy(void)
+{
+	blkcg_policy_unregister(&blkcg_policy_cfq);
+}
+
+/*
+ * Activate the policy on the queue cfq attaches to (q->elevator must
+ * point to cfq already: pd_init finds cfqd there). The root group is the
+ * root blkg's, pinned for cfqd until cfq_exit_groups().
+ */
+int cfq_init_groups(struct cfq_data *cfqd)
+{
+	struct request_queue *q = cfqd->queue;
+	int ret;
+
+	cfqd->grp_st = RB_ROOT_CACHED;
+	ret = cfq_activate_policy(q, &blkcg_policy_cfq);
+	if (ret)
+		return ret;
+	cfqd->root_group = blkg_to_cfqg(q->root_blkg);
+	cfqg_get(cfqd->root_group);
+	return 0;
+}
+
+/*
+ * Deactivation offlines and frees every group's blkg side (dropping their
+ * async queues); groups still referenced by queues (none by now: icqs and
+ * requests are gone) would live on until their last put.
+ */
+void cfq_exit_groups(struct cfq_data *cfqd)
+{
+	cfq_deactivate_policy(cfqd->queue, &blkcg_policy_cfq);
+	cfqg_put(cfqd->root_group);
+	cfqd->root_group = NULL;
 }

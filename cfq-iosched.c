@@ -88,6 +88,7 @@ static void cfq_cancel_idle_timer(struct cfq_data *cfqd)
 		return;
 	WRITE_ONCE(cfqd->idling, false);
 	hrtimer_try_to_cancel(&cfqd->idle_slice_timer);
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
 }
 
 /*
@@ -327,6 +328,7 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->wait_request = 0;
 	cfqq->must_dispatch = 0;
 	cfqq->fifo_expire = 0;
+	cfqq->wait_busy = 0;
 	cfqq->slice_new = 1;
 	cfq_cancel_idle_timer(cfqd);
 	/* the head moved while others were served: resume the sweep there */
@@ -358,7 +360,7 @@ static void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 			cfqq->slice_resid = cfqq->slice_end - now;
 		cfq_log_cfqq(cfqd, cfqq, "resid=%lld", cfqq->slice_resid);
 	}
-	cfq_group_served(cfqd, cfqq->cfqg, now);
+	cfq_group_served(cfqd, cfqq->cfqg, cfqq, now);
 
 	cfqd->active_queue = NULL;
 	if (cfqq->on_rr) {
@@ -486,7 +488,6 @@ static struct cfq_queue *cfq_set_next_queue(struct cfq_data *cfqd, u64 now)
 
 	if (!cfqg)
 		return NULL;
-	cfqd->serving_group = cfqg;
 	cfq_group_restore_workload(cfqd, cfqg, now);
 	cfq_choose_wl(cfqd, cfqg, now);
 	if (cfqd->serving_wl_class == IDLE_WORKLOAD &&
@@ -528,21 +529,50 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
  * completed: arm the idle timer, unless the process is gone or its think
  * time is longer than what is left of the slice.
  */
+/*
+ * group_idle: @cfqq is the last busy queue of its group and other groups
+ * wait. Rather than hand the disk to another group as soon as the group's
+ * requests are all in flight, wait up to group_idle for the group's next
+ * request, from any of its queues: a group whose processes each run dry
+ * between requests (slice_idle = 0, or seeky queues that are not idled
+ * for one by one) keeps its share that way. Not if the group as a whole
+ * thinks longer than group_idle. With a single busy group there is no
+ * one to protect it from, so no idling (CFQ idled there too).
+ */
+static bool cfq_group_idle_ok(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_group *cfqg = cfqq->cfqg;
+
+	return cfqd->cfq_group_idle && cfqg->nr_cfqq == 1 &&
+	       cfqd->nr_busy_groups > 1 &&
+	       !cfq_ttime_big(&cfqg->ttime, cfqd->cfq_group_idle);
+}
+
 static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
+	u64 idle = cfqd->cfq_slice_idle;
 
-	if (!cfq_should_idle(cfqd, cfqq) || cfqq->dispatched || cfqq->exited)
+	if (cfqd->idling)
 		return;
-	if (cfqq->ttime.ttime_samples > CFQ_TTIME_VALID &&
-	    cfqq->slice_end - now < cfqq->ttime.ttime_mean) {
+	if (!cfq_should_idle(cfqd, cfqq)) {
+		/* the group's last completion arms it */
+		if (!cfq_group_idle_ok(cfqd, cfqq) || cfqq->cfqg->dispatched)
+			return;
+		idle = cfqd->cfq_group_idle;
+	} else if (cfqq->dispatched || cfqq->exited) {
+		return;
+	} else if (cfqq->ttime.ttime_samples > CFQ_TTIME_VALID &&
+		   cfqq->slice_end - now < cfqq->ttime.ttime_mean) {
 		cfq_log_cfqq(cfqd, cfqq, "Not idling. think_time:%llu",
 			     cfqq->ttime.ttime_mean);
 		return;
 	}
 	cfqq->wait_request = 1;
-	cfq_arm_idle_timer(cfqd, cfqd->cfq_slice_idle);
-	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu", cfqd->cfq_slice_idle);
+	cfq_arm_idle_timer(cfqd, idle);
+	cfqg_stats_idle_start(cfqd, cfqq->cfqg, now);
+	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu group=%d", idle,
+		     idle != cfqd->cfq_slice_idle);
 }
 
 static enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
@@ -556,6 +586,7 @@ static enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
 	if (!cfqd->idling)
 		goto out;
 	WRITE_ONCE(cfqd->idling, false);
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
 	cfqq = cfqd->active_queue;
 	if (cfqq && cfqq->wait_request) {
 		cfq_log_cfqq(cfqd, cfqq, "idle timer fired");
@@ -586,6 +617,9 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 
 	if (cfq_slice_used(cfqq, now) && !cfqq->must_dispatch)
 		goto expire;
+	/* the group is backlogged again: charge it while it is on the tree */
+	if (cfqq->wait_busy && !RB_EMPTY_ROOT(&cfqq->sort_list))
+		goto expire;
 	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
 		return cfqq;
 	if (cfqd->idling)
@@ -603,6 +637,8 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	}
 	/* wait for the requests in flight: their completion may arm idling */
 	if (cfqq->dispatched && cfq_should_idle(cfqd, cfqq))
+		return NULL;
+	if (cfqq->cfqg->dispatched && cfq_group_idle_ok(cfqd, cfqq))
 		return NULL;
 expire:
 	cfq_slice_expired(cfqd, false);
@@ -660,13 +696,23 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				struct request *rq)
 {
+	bool was_next = cfqq->next_rq == rq;
+
 	cfq_remove_request(cfqd->queue, rq);
 	cfqq->dispatched++;
+	cfqq->cfqg->dispatched++;
 	cfqq->slice_dispatch++;
+	cfqg_stats_dispatch(cfqq->cfqg, rq, ktime_get_ns());
 	cfqq->must_dispatch = 0;
 	cfqd->rq_in_flight[cfqq->sync]++;
 	cfqd->rq_in_driver++;
 	cfqd->last_position = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	/*
+	 * A FIFO dispatch moved the head away from the cached next request:
+	 * the sweep goes on from the new head, not back to the old one.
+	 */
+	if (!was_next && cfqd->cfq_sliding_window)
+		cfq_update_next_rq(cfqd, cfqq, NULL);
 	if (cfq_class_idle(cfqq))
 		cfqd->idle_class_served = ktime_get_ns();
 	rq->rq_flags |= RQF_STARTED;
@@ -787,7 +833,9 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->sort_list = RB_ROOT;
 	cfqq->ref = 0;
 	cfqq->cfqd = cfqd;
+	/* a queue pins its group until it is freed (see cfq-group.c) */
 	cfqq->cfqg = cfqg;
+	cfqg_get(cfqg);
 	cfqq->pid = pid;
 	cfqq->sync = sync;
 	/* a new sync queue is presumed sequential until it proves seeky */
@@ -802,6 +850,7 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * under the lock; on failure the request goes to the oom queue.
  */
 static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
+				       struct cfq_group *cfqg,
 				       struct cfq_io_cq *cic,
 				       struct request *rq, bool sync)
 {
@@ -810,7 +859,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 	if (!sync) {
 		int ioprio = cfq_rq_ioprio(cic, rq);
 
-		slot = cfq_async_queue_slot(cfqd->root_group,
+		slot = cfq_async_queue_slot(cfqg,
 					    IOPRIO_PRIO_CLASS(ioprio),
 					    IOPRIO_PRIO_LEVEL(ioprio));
 		if (*slot)
@@ -824,8 +873,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd,
 		cfqq->ref++;
 		return cfqq;
 	}
-	cfq_init_cfqq(cfqd, cfqq, cfqd->root_group, task_pid_nr(current),
-		      sync);
+	cfq_init_cfqq(cfqd, cfqq, cfqg, task_pid_nr(current), sync);
 	cfq_init_prio_data(cfqq, cic, rq);
 	cfq_log_cfqq(cfqd, cfqq, "alloced");
 	if (!slot)
@@ -842,6 +890,7 @@ got:
 void cfq_put_queue(struct cfq_queue *cfqq)
 {
 	struct cfq_data *cfqd = cfqq->cfqd;
+	struct cfq_group *cfqg;
 
 	if (--cfqq->ref)
 		return;
@@ -852,7 +901,9 @@ void cfq_put_queue(struct cfq_queue *cfqq)
 		cfq_schedule_dispatch(cfqd);
 	}
 	WARN_ON_ONCE(cfqq->on_rr || !RB_EMPTY_ROOT(&cfqq->sort_list));
+	cfqg = cfqq->cfqg;
 	kmem_cache_free(cfq_pool, cfqq);
+	cfqg_put(cfqg);
 }
 
 /* The owner of @cfqq is gone: stop waiting for it, drop its reference. */
@@ -913,6 +964,7 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 {
 	struct cfq_io_cq *cic = NULL;
 	bool sync = rq_is_sync(rq);
+	struct cfq_group *cfqg;
 	struct cfq_queue *cfqq;
 
 	if (RQ_CFQQ(rq))
@@ -923,13 +975,28 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 	if (!cic) {
 		cfqq = &cfqd->oom_cfqq;
 	} else {
+		cfqg = cfq_rq_group(cfqd, rq);
 		cfq_check_ioprio_changed(cic);
 		cfqq = cic->cfqq[sync];
+		/*
+		 * The process moved to another cgroup (checked per request,
+		 * as CFQ did), or its async request is written back for
+		 * another cgroup: the old queue drains where it is, new
+		 * requests go to a queue of the request's group.
+		 */
+		if (cfqq && cfqq != &cfqd->oom_cfqq && cfqq->cfqg != cfqg) {
+			cic->cfqq[sync] = NULL;
+			if (sync)
+				cfq_exit_cfqq(cfqd, cfqq);
+			else
+				cfq_put_queue(cfqq);
+			cfqq = NULL;
+		}
 		/* retry the allocation a failure left us without */
 		if (!cfqq || cfqq == &cfqd->oom_cfqq) {
 			if (cfqq)
 				cfq_put_queue(cfqq);
-			cfqq = cfq_get_queue(cfqd, cic, rq, sync);
+			cfqq = cfq_get_queue(cfqd, cfqg, cic, rq, sync);
 			cic->cfqq[sync] = cfqq;
 		}
 	}
@@ -1017,6 +1084,13 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 	/* sync over async */
 	if (rq_is_sync(rq) && !cfqq->sync && !cfqq->must_dispatch)
 		return true;
+	/*
+	 * Beyond this, only the active queue's own group or an ancestor of
+	 * it may preempt: another group taking the disk would get more than
+	 * its share.
+	 */
+	if (!cfq_group_is_ancestor(new->cfqg, cfqq->cfqg))
+		return false;
 	if (cfq_slice_used(cfqq, now))
 		return true;
 	if (cfq_class_rt(new) && !cfq_class_rt(cfqq))
@@ -1065,6 +1139,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			cfq_ttime_update(&cfqq->service_tree->ttime, now,
 					 cfqd->cfq_slice_idle);
 	}
+	cfq_ttime_update(&cfqq->cfqg->ttime, now, cfqd->cfq_group_idle);
 	cfq_update_io_seektime(cfqd, cfqq, rq);
 	cfq_update_idle_window(cfqd, cfqq);
 	cfqq->last_request_pos = blk_rq_pos(rq) + blk_rq_sectors(rq);
@@ -1127,8 +1202,8 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	cfq_rq_enqueued(cfqd, cfqq, rq, now);
 }
 
-static void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
-				struct list_head *list, bool at_head)
+void cfq_insert_requests(struct blk_mq_hw_ctx *hctx, struct list_head *list,
+			 bool at_head)
 {
 	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
 	LIST_HEAD(free);
@@ -1176,6 +1251,34 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 	cfqd->hw_tag = cfqd->hw_tag_est_depth >= CFQ_HW_QUEUE_MIN;
 }
 
+/*
+ * Wait busy: the active queue is its group's only one, it just ran dry
+ * and its slice is (about) over. Expiring now would take the group off
+ * the group tree until the process's next request, and the next group
+ * would be picked with this one missing: a group with a single
+ * sequential reader would then never be ahead of anyone and weights
+ * would mean nothing. So stretch the slice by one idle window: if the
+ * next request comes, the queue is expired with it queued and the group
+ * is charged while it stays on the tree.
+ */
+static bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 u64 now)
+{
+	struct cfq_group *cfqg = cfqq->cfqg;
+	u64 idle = cfqd->cfq_slice_idle ?: cfqd->cfq_group_idle;
+
+	if (!idle || cfqg->nr_cfqq > 1 || cfqd->nr_busy_groups < 2 ||
+	    !RB_EMPTY_ROOT(&cfqq->sort_list) || !cfqq->sync ||
+	    cfq_ttime_big(&cfqg->ttime, idle))
+		return false;
+	if (cfq_slice_used(cfqq, now))
+		return true;
+	if (cfqq->ttime.ttime_samples > CFQ_TTIME_VALID &&
+	    cfqq->slice_end - now < cfqq->ttime.ttime_mean)
+		return true;
+	return cfqq->slice_end - now <= jiffies_to_nsecs(1);
+}
+
 static void cfq_completed_request(struct cfq_data *cfqd,
 				  struct cfq_queue *cfqq, struct request *rq)
 {
@@ -1185,6 +1288,8 @@ static void cfq_completed_request(struct cfq_data *cfqd,
 	cfq_update_hw_tag(cfqd);
 	cfqd->rq_in_driver--;
 	cfqq->dispatched--;
+	cfqq->cfqg->dispatched--;
+	cfqq->cfqg->ttime.last_end_request = now;
 	cfqd->rq_in_flight[sync]--;
 	if (!cfq_class_idle(cfqq))
 		cfqd->last_nonidle = now;
@@ -1201,10 +1306,22 @@ static void cfq_completed_request(struct cfq_data *cfqd,
 	if (cfqq == cfqd->active_queue) {
 		if (cfqq->slice_new)
 			cfq_set_prio_slice(cfqd, cfqq, now);
+		if (cfq_should_wait_busy(cfqd, cfqq, now)) {
+			cfqq->slice_end = now + (cfqd->cfq_slice_idle ?:
+						 cfqd->cfq_group_idle);
+			cfqq->wait_busy = 1;
+			cfq_log_cfqq(cfqd, cfqq, "will busy wait");
+		}
 		if (cfq_slice_used(cfqq, now) || cfq_class_idle(cfqq))
 			cfq_slice_expired(cfqd, true);
 		else if (sync && RB_EMPTY_ROOT(&cfqq->sort_list))
 			cfq_arm_slice_timer(cfqd, now);
+	} else if (cfqd->active_queue &&
+		   cfqd->active_queue->cfqg == cfqq->cfqg &&
+		   RB_EMPTY_ROOT(&cfqd->active_queue->sort_list) &&
+		   !cfq_should_idle(cfqd, cfqd->active_queue)) {
+		/* the group's last request in flight may arm group idling */
+		cfq_arm_slice_timer(cfqd, now);
 	}
 
 	if (cfqd->declined || !cfqd->rq_in_driver) {
@@ -1394,20 +1511,11 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 		goto put_eq;
 	eq->elevator_data = cfqd;
 	cfqd->queue = q;
-	if (cfq_init_root_group(cfqd))
-		goto free_cfqd;
 
 	spin_lock_init(&cfqd->lock);
 	INIT_LIST_HEAD(&cfqd->dispatch);
 	hrtimer_init(&cfqd->idle_slice_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	cfqd->idle_slice_timer.function = cfq_idle_slice_timer;
-
-	/* the fallback queue is never freed: it holds a permanent reference */
-	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, cfqd->root_group, 1, false);
-	cfqd->oom_cfqq.ref++;
-	cfqd->oom_cfqq.prio_changed = 0;
-	cfqd->oom_cfqq.ioprio_class = IOPRIO_CLASS_BE;
-	cfqd->oom_cfqq.ioprio = IOPRIO_NORM;
 
 	cfq_init_tunables(cfqd);
 	cfqd->hw_tag = -1;
@@ -1418,6 +1526,17 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	q->elevator = eq;
 	spin_unlock_irq(&q->queue_lock);
 
+	/* the groups' policy data finds cfqd through q->elevator */
+	if (cfq_init_groups(cfqd))
+		goto free_cfqd;
+
+	/* the fallback queue is never freed: it holds a permanent reference */
+	cfq_init_cfqq(cfqd, &cfqd->oom_cfqq, cfqd->root_group, 1, false);
+	cfqd->oom_cfqq.ref++;
+	cfqd->oom_cfqq.prio_changed = 0;
+	cfqd->oom_cfqq.ioprio_class = IOPRIO_CLASS_BE;
+	cfqd->oom_cfqq.ioprio = IOPRIO_NORM;
+
 	/* one scheduler for all hardware queues: dispatch from any */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 	/* cfq throttles write-back itself, as CFQ and BFQ always did */
@@ -1425,6 +1544,7 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 	return 0;
 
 free_cfqd:
+	/* the caller resets q->elevator */
 	kfree(cfqd);
 put_eq:
 	kobject_put(&eq->kobj);
@@ -1439,10 +1559,13 @@ static void cfq_exit_sched(struct elevator_queue *e)
 	spin_lock_irq(&cfqd->lock);
 	cfq_slice_expired(cfqd, false);
 	WARN_ON_ONCE(cfqd->rq_queued || cfqd->busy_queues);
-	cfq_exit_root_group(cfqd);
 	spin_unlock_irq(&cfqd->lock);
+	/* offlines every group: their async queues go (takes queue_lock) */
+	cfq_exit_groups(cfqd);
 	/* expiring may have re-armed nothing, but be sure before freeing */
 	hrtimer_cancel(&cfqd->idle_slice_timer);
+	/* the oom queue's pin was the last reference to the root group */
+	cfqg_put(cfqd->oom_cfqq.cfqg);
 
 	cfq_wbt_enable(e, cfqd->queue);
 	kfree(cfqd);
@@ -1485,15 +1608,26 @@ static int __init cfq_init(void)
 	cfq_pool = KMEM_CACHE(cfq_queue, 0);
 	if (!cfq_pool)
 		return -ENOMEM;
+	/* the policy must exist before any queue can select cfq */
+	ret = cfq_register_policy();
+	if (ret)
+		goto destroy_pool;
 	ret = elv_register(&iosched_cfq);
 	if (ret)
-		kmem_cache_destroy(cfq_pool);
+		goto unregister_policy;
+	return 0;
+
+unregister_policy:
+	cfq_unregister_policy();
+destroy_pool:
+	kmem_cache_destroy(cfq_pool);
 	return ret;
 }
 
 static void __exit cfq_exit(void)
 {
 	elv_unregister(&iosched_cfq);
+	cfq_unregister_policy();
 	kmem_cache_destroy(cfq_pool);
 }
 

@@ -21,9 +21,12 @@
 #include <linux/ioprio.h>
 #include <linux/math64.h>
 #include <linux/rbtree.h>
+#include <linux/refcount.h>
 #include <linux/time64.h>
 
 #include "elevator.h"
+#include "blk-cgroup.h"
+#include "blk-cgroup-rwstat.h"
 
 /* Tunable defaults (times in ns, as stored) */
 #define CFQ_QUANTUM		8
@@ -135,6 +138,7 @@ struct cfq_queue {
 	unsigned int sync:1;
 	unsigned int deep:1;		/* has shown queue depth >= 4 */
 	unsigned int exited:1;		/* owning process is gone */
+	unsigned int wait_busy:1;	/* slice stretched to keep the group */
 };
 
 /* Per io_context x device: the process's queues on this device */
@@ -145,10 +149,49 @@ struct cfq_io_cq {
 };
 
 /*
- * A group of queues sharing the device. Only the root group exists for
- * now; it holds the per-class service trees and the shared async queues.
+ * Per-group counters shown in the cgroup files. Updated under cfqd->lock
+ * only; the cgroup files read them without it (u64 loads are atomic on
+ * the 64-bit kernels cfq is built for, a count may lag by one update).
+ * The by-direction arrays are indexed by enum blkg_rwstat_type.
+ */
+struct cfqg_stats {
+	u64 bytes[BLKG_RWSTAT_NR];	/* dispatched bytes */
+	u64 ios[BLKG_RWSTAT_NR];	/* dispatched requests */
+	u64 wait_time[BLKG_RWSTAT_NR];	/* ns from allocation to dispatch */
+	u64 time;			/* disk time used, ns */
+	u64 idle_time;			/* ns spent idling for the group */
+	u64 dequeue;			/* times the group left the tree */
+};
+
+/*
+ * A group of queues sharing the device: one per (cgroup x device), the
+ * policy data of the blkcg_gq (see cfq-group.c for its lifetime rules).
+ * It owns the per-class service trees of its queues and its async queues,
+ * and sits on the device's group service tree, ordered by vdisktime,
+ * while it has busy queues.
  */
 struct cfq_group {
+	struct blkg_policy_data pd;	/* must be first */
+	refcount_t ref;
+	struct cfq_data *cfqd;
+	struct cfq_group *parent;	/* pinned: holds a reference */
+	bool online;			/* false once pd_offline ran */
+
+	/* position on cfqd->grp_st */
+	struct rb_node rb_node;
+	u64 vdisktime;
+	unsigned int vdisk_gen;		/* cfqd->vdisk_gen it was charged in */
+
+	/* hierarchical share (CFQ 4.20's vfraction) */
+	unsigned int weight;		/* in use, against the siblings */
+	unsigned int leaf_weight;	/* in use, own queues vs children */
+	unsigned int new_weight;	/* configured, applied when inactive */
+	unsigned int new_leaf_weight;
+	unsigned int dev_weight;	/* per-device override, 0: none */
+	unsigned int dev_leaf_weight;
+	unsigned int children_weight;	/* of the active children and leaf */
+	int nr_active;			/* active children, +1 for own queues */
+
 	/* [BE/RT][ASYNC/SYNC_NOIDLE/SYNC], plus one tree for IDLE */
 	struct cfq_rb_root service_trees[2][3];
 	struct cfq_rb_root service_tree_idle;
@@ -156,6 +199,8 @@ struct cfq_group {
 	unsigned int nr_cfqq;		/* busy queues of this group */
 	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
 	unsigned int busy_queues_avg[CFQ_PRIO_NR];
+	int dispatched;			/* requests in the driver */
+	struct cfq_ttime ttime;		/* think time of the group as a whole */
 
 	/* workload in progress when the group was last switched out */
 	u64 saved_wl_slice;
@@ -164,6 +209,9 @@ struct cfq_group {
 
 	struct cfq_queue *async_cfqq[2][IOPRIO_NR_LEVELS];
 	struct cfq_queue *async_idle_cfqq;
+
+	struct cfqg_stats stats;
+	struct cfqg_stats dead_stats;	/* of removed descendants */
 };
 
 /* Per device */
@@ -172,7 +220,13 @@ struct cfq_data {
 	spinlock_t lock;
 
 	struct cfq_group *root_group;
-	struct cfq_group *serving_group;
+	struct rb_root_cached grp_st;	/* busy groups by vdisktime */
+	unsigned int nr_busy_groups;
+	u64 min_vdisktime;		/* only moves forward */
+	unsigned int vdisk_gen;		/* bumped when the charge unit changes */
+	bool vdisk_iops;		/* vdisktime counts requests, not ns */
+	struct cfq_group *idle_cfqg;	/* group charged for the idle wait */
+	u64 idle_start;
 	enum wl_class_t serving_wl_class;
 	enum wl_type_t serving_wl_type;
 	u64 workload_expires;
@@ -475,8 +529,15 @@ static inline bool cfq_ttime_big(struct cfq_ttime *t, u64 idle)
 }
 
 /* cfq-group.c */
-int cfq_init_root_group(struct cfq_data *cfqd);
-void cfq_exit_root_group(struct cfq_data *cfqd);
+int cfq_register_policy(void);
+void cfq_unregister_policy(void);
+int cfq_init_groups(struct cfq_data *cfqd);
+void cfq_exit_groups(struct cfq_data *cfqd);
+void cfqg_get(struct cfq_group *cfqg);
+void cfqg_put(struct cfq_group *cfqg);
+struct cfq_group *cfq_rq_group(struct cfq_data *cfqd, struct request *rq);
+bool cfq_group_is_ancestor(struct cfq_group *anc, struct cfq_group *cfqg);
+bool cfq_iops_mode(struct cfq_data *cfqd);
 struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,
 			       enum wl_type_t type);
 unsigned int cfq_group_busy_queues_wl(struct cfq_group *cfqg,
@@ -485,12 +546,17 @@ unsigned int cfq_group_get_avg_queues(struct cfq_group *cfqg, bool rt);
 u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
 void cfq_group_notify_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg);
 void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, u64 now);
+void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
+		      struct cfq_queue *cfqq, u64 now);
 struct cfq_group *cfq_get_next_cfqg(struct cfq_data *cfqd);
 void cfq_group_restore_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
 				u64 now);
 struct cfq_queue **cfq_async_queue_slot(struct cfq_group *cfqg,
 					int ioprio_class, int level);
+void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now);
+void cfqg_stats_idle_start(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			   u64 now);
+void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now);
 
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);
