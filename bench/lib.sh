@@ -27,14 +27,13 @@ use_sched() {
 	done
 }
 
-# table HEADER...: start a Markdown table
+# table HEADER...: start a Markdown table; row CELL...: one row of it
 table() {
 	echo TABLE-BEGIN
-	local IFS='|'
-	echo "| $* |" | sed 's/|/ | /g; s/  */ /g'
+	row "$@"
 	printf '|'; for _ in "$@"; do printf -- '---|'; done; echo
 }
-row() { local IFS='|'; echo "| $* |" | sed 's/|/ | /g; s/  */ /g'; }
+row() { printf '|'; printf ' %s |' "$@"; echo; }
 table_end() { echo TABLE-END; }
 
 # drop_caches: cold page cache
