@@ -11,8 +11,9 @@ set -euo pipefail
 quick=$1; scheds=$2
 modprobe hddsim depth=1
 load_scheds "$scheds"
+modprobe ext4
 mkfs.ext4 -q -F /dev/hdd0
-mkdir -p /mnt/b2 && mount /dev/hdd0 /mnt/b2
+mkdir -p /mnt/b2 && mount -t ext4 /dev/hdd0 /mnt/b2
 # the "application": files spread over directories, sizes from a fixed sequence
 mkdir -p /mnt/b2/app
 for i in $(seq 0 299); do

@@ -10,8 +10,9 @@ rt=$([ "$quick" = 1 ] && echo 5 || echo 20)
 ns=$([ "$quick" = 1 ] && echo "1 10" || echo "1 10 100")
 modprobe hddsim depth=1 capacity_mb=8192
 load_scheds "$scheds"
+modprobe ext4
 mkfs.ext4 -q -F /dev/hdd0
-mkdir -p /mnt/b3 && mount /dev/hdd0 /mnt/b3
+mkdir -p /mnt/b3 && mount -t ext4 /dev/hdd0 /mnt/b3
 dd if=/dev/zero of=/mnt/b3/read.dat bs=1M count=1024 status=none
 sync
 table "scheduler" "writers" "written MB (nr_written)" "reader MB/s" "reader max latency ms"

@@ -12,8 +12,9 @@ quick=$1; scheds=$2
 rt=$([ "$quick" = 1 ] && echo 5 || echo 20)
 modprobe hddsim depth=1
 load_scheds "$scheds"
+modprobe ext4
 mkfs.ext4 -q -F /dev/hdd0
-mkdir -p /mnt/b6 && mount /dev/hdd0 /mnt/b6
+mkdir -p /mnt/b6 && mount -t ext4 /dev/hdd0 /mnt/b6
 echo +io >/sys/fs/cgroup/cgroup.subtree_control
 mkdir -p /sys/fs/cgroup/b6
 table "scheduler" "KB/s" "mean write latency ms" "max write latency ms"
