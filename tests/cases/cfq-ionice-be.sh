@@ -13,26 +13,15 @@ rmmod hddsim 2>/dev/null || true
 modprobe hddsim || fail "modprobe hddsim failed"
 sched_set hdd0 cfq
 
-# reader NAME OFFSET IONICE-ARGS...: a sequential 128k reader for 3 s
-reader() {
-	local name=$1 off=$2
-	shift 2
-	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
-		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime=3 \
-		--time_based --filename=/dev/hdd0 --name="$name" \
-		--offset="$off" --size=512M
-}
-kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
-
 for hi_off in 0 2G; do
 	lo_off=$([ $hi_off = 0 ] && echo 2G || echo 0)
-	reader hi $hi_off -c2 -n0 &
+	hdd_reader hi $hi_off 3 -c2 -n0 &
 	p1=$!
-	reader lo "$lo_off" -c2 -n7 &
+	hdd_reader lo "$lo_off" 3 -c2 -n7 &
 	p2=$!
 	wait $p1 || fail "level-0 fio failed"
 	wait $p2 || fail "level-7 fio failed"
-	hi=$(kib hi) lo=$(kib lo)
+	hi=$(fio_kib hi) lo=$(fio_kib lo)
 	log "level 0 at $hi_off: level 0 $hi KiB/s, level 7 $lo KiB/s" \
 		"(ratio $(awk -v h="$hi" -v l="$lo" 'BEGIN { if (l) printf "%.2f", h / l; else print "inf" }'))"
 	[ "$lo" -gt 0 ] || fail "the level-7 reader got nothing"

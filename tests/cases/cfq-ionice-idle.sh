@@ -13,40 +13,28 @@ rmmod hddsim 2>/dev/null || true
 modprobe hddsim || fail "modprobe hddsim failed"
 sched_set hdd0 cfq
 
-# reader NAME OFFSET SECONDS IONICE-ARGS...: a sequential 128k reader
-reader() {
-	local name=$1 off=$2 t=$3
-	shift 3
-	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
-		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime="$t" \
-		--time_based --filename=/dev/hdd0 --name="$name" \
-		--offset="$off" --size=512M
-}
-kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }	# KiB/s
-total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }	# KiB read
-
-reader be 2G 3 -c2 -n4 || fail "solo BE fio failed"
-be_solo=$(kib be)
-reader idle 0 3 -c3 || fail "solo IDLE fio failed"
-idle_solo=$(kib idle)
+hdd_reader be 2G 3 -c2 -n4 || fail "solo BE fio failed"
+be_solo=$(fio_kib be)
+hdd_reader idle 0 3 -c3 || fail "solo IDLE fio failed"
+idle_solo=$(fio_kib idle)
 log "alone: BE $be_solo KiB/s, IDLE $idle_solo KiB/s"
 [ $((idle_solo * 10)) -ge $((be_solo * 8)) ] ||
 	fail "IDLE alone $idle_solo KiB/s < 80 % of BE alone $be_solo KiB/s"
 
 # the IDLE reader's 3 s lie within the BE reader's 5 s
-reader be 2G 5 -c2 -n4 &
+hdd_reader be 2G 5 -c2 -n4 &
 p2=$!
 sleep 1
-reader idle 0 3 -c3 &
+hdd_reader idle 0 3 -c3 &
 p1=$!
 wait $p1 || fail "IDLE fio failed"
 wait $p2 || fail "BE fio failed"
-log "together: BE $(kib be) KiB/s ($(total be) KiB), IDLE $(kib idle) KiB/s ($(total idle) KiB)"
-[ "$(total idle)" -gt 0 ] || fail "the IDLE reader was starved: not one request in 3 s"
-[ $(($(kib idle) * 50)) -le "$(kib be)" ] ||
-	fail "IDLE got $(kib idle) KiB/s, over 2 % of BE's $(kib be) KiB/s"
-[ $(($(kib be) * 10)) -ge $((be_solo * 8)) ] ||
-	fail "BE $(kib be) KiB/s with an IDLE reader < 80 % of alone ($be_solo)"
+log "together: BE $(fio_kib be) KiB/s ($(fio_total be) KiB), IDLE $(fio_kib idle) KiB/s ($(fio_total idle) KiB)"
+[ "$(fio_total idle)" -gt 0 ] || fail "the IDLE reader was starved: not one request in 3 s"
+[ $(($(fio_kib idle) * 50)) -le "$(fio_kib be)" ] ||
+	fail "IDLE got $(fio_kib idle) KiB/s, over 2 % of BE's $(fio_kib be) KiB/s"
+[ $(($(fio_kib be) * 10)) -ge $((be_solo * 8)) ] ||
+	fail "BE $(fio_kib be) KiB/s with an IDLE reader < 80 % of alone ($be_solo)"
 
 sched_set hdd0 none
 rmmod hddsim

@@ -12,26 +12,15 @@ rmmod hddsim 2>/dev/null || true
 modprobe hddsim || fail "modprobe hddsim failed"
 sched_set hdd0 cfq
 
-# reader NAME OFFSET IONICE-ARGS...: a sequential 128k reader for 3 s
-reader() {
-	local name=$1 off=$2
-	shift 2
-	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
-		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime=3 \
-		--time_based --filename=/dev/hdd0 --name="$name" \
-		--offset="$off" --size=512M
-}
-kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
-
 for rt_off in 0 2G; do
 	be_off=$([ $rt_off = 0 ] && echo 2G || echo 0)
-	reader rt $rt_off -c1 -n4 &
+	hdd_reader rt $rt_off 3 -c1 -n4 &
 	p1=$!
-	reader be "$be_off" -c2 -n4 &
+	hdd_reader be "$be_off" 3 -c2 -n4 &
 	p2=$!
 	wait $p1 || fail "RT fio failed"
 	wait $p2 || fail "BE fio failed"
-	rt=$(kib rt) be=$(kib be)
+	rt=$(fio_kib rt) be=$(fio_kib be)
 	log "RT at $rt_off: RT $rt KiB/s, BE $be KiB/s"
 	[ "$rt" -gt 0 ] || fail "the RT reader got nothing"
 	[ "$rt" -ge $((4 * be)) ] || fail "RT $rt KiB/s is not 4 x BE $be KiB/s"

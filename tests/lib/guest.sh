@@ -57,3 +57,17 @@ trace_stop() {
 	cat /sys/kernel/tracing/trace >/tmp/trace.txt
 	echo nop >/sys/kernel/tracing/current_tracer
 }
+
+# hdd_reader NAME OFFSET SECONDS [IONICE-ARGS...]: a sequential 128k direct
+# reader of /dev/hdd0 at OFFSET for SECONDS, under ionice; terse fio output
+# in /tmp/NAME.fio (fio_kib NAME: its KiB/s, fio_total NAME: KiB read)
+hdd_reader() {
+	local name=$1 off=$2 t=$3
+	shift 3
+	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
+		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime="$t" \
+		--time_based --filename=/dev/hdd0 --name="$name" \
+		--offset="$off" --size=512M
+}
+fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
+fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
