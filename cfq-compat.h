@@ -6,7 +6,6 @@
 #ifndef _CFQ_COMPAT_H
 #define _CFQ_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/sbitmap.h>
 
 #include "blk-mq.h"
@@ -22,7 +21,11 @@
 void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				struct list_head *list, bool at_head);
 
-#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+/*
+ * Told apart by a feature, not a version: RQF_USE_SCHED arrived (6.5) with
+ * the blk_insert_t insert flags and the gendisk-based wbt and blkcg calls.
+ */
+#ifdef RQF_USE_SCHED
 
 /* insert_requests() gets flags instead of a bool since 6.5 */
 static inline void cfq_insert_requests_op(struct blk_mq_hw_ctx *hctx,
