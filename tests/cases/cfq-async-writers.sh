@@ -8,6 +8,7 @@
 # disk in the first 5 s while it reads, and all 256 MiB must be written
 # within 30 s after.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 300
 set -euo pipefail
 

@@ -8,6 +8,7 @@
 # fifo_expire_sync=1000 it must grow past 400 ms (so the bound comes from
 # the FIFO, not from the sweep or the queue depth).
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

@@ -5,6 +5,7 @@
 # off but group_idle on (slice_idle=0 group_idle=8); the group counters
 # agree with the split.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 400
 set -euo pipefail
 

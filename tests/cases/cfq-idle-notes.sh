@@ -5,6 +5,7 @@
 # the awaited request and let the timer fire; with slice_idle=0 there is
 # not one arm_idle, "idle wait ends" or "idle timer fired" note.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

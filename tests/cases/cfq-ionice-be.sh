@@ -6,6 +6,7 @@
 # so level 7 is slowed, not starved; checked with either on either half
 # of the disk.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

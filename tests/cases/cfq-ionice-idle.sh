@@ -6,6 +6,7 @@
 # serves IDLE once a second), and gets the disk when alone (at least 80 %
 # of a BE reader's solo throughput).
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

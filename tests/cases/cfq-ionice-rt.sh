@@ -5,6 +5,7 @@
 # gets at least 4 times BE's throughput (in CFQ it gets nearly all);
 # checked with the RT reader on either half of the disk.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

@@ -2,6 +2,7 @@
 # Two sequential readers on a rotational queue share it near-equally, with
 # idling (slice_idle=8) and without (slice_idle=0).
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 300
 set -euo pipefail
 

@@ -4,6 +4,7 @@
 # blk tracer's D events, and the disk hardly seeks; with slice_idle=0 the
 # same readers alternate request by request.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
 set -euo pipefail
 

@@ -11,6 +11,7 @@
 # from its own last position: some dispatches break it and more queue
 # switches jump backwards.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 300
 set -euo pipefail
 

@@ -6,6 +6,7 @@
 # here from the module's parameters and derived geometry (hddsim/model).
 # Guest time is deterministic (--icount), so are the numbers.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 600
 set -euo pipefail
 

@@ -4,6 +4,7 @@
 # write, data read back as written, discard frees pages) on the single disk
 # and on the array; the statistics count and reset.
 # vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 300
 set -euo pipefail
 
