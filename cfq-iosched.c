@@ -256,7 +256,7 @@ static void cfq_add_rq_rb(struct cfq_data *cfqd, struct request *rq)
 
 	elv_rb_add(&cfqq->sort_list, rq);
 	cfqq->queued[rq_is_sync(rq)]++;
-	cfqd->rq_queued++;
+	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued + 1);
 	if (!cfqq->on_rr)
 		cfq_add_cfqq_rr(cfqd, cfqq);
 	cfq_update_next_rq(cfqd, cfqq, rq);
@@ -270,7 +270,7 @@ static void cfq_del_rq_rb(struct cfq_data *cfqd, struct request *rq)
 		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
 	elv_rb_del(&cfqq->sort_list, rq);
 	cfqq->queued[rq_is_sync(rq)]--;
-	cfqd->rq_queued--;
+	WRITE_ONCE(cfqd->rq_queued, cfqd->rq_queued - 1);
 
 	/* the active queue stays busy until it expires */
 	if (cfqq->on_rr && RB_EMPTY_ROOT(&cfqq->sort_list) &&
@@ -694,7 +694,7 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 /* Move @rq from @cfqq to the driver. */
 static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				struct request *rq)
+				struct request *rq, u64 now)
 {
 	bool was_next = cfqq->next_rq == rq;
 
@@ -702,7 +702,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->dispatched++;
 	cfqq->cfqg->dispatched++;
 	cfqq->slice_dispatch++;
-	cfqg_stats_dispatch(cfqq->cfqg, rq, ktime_get_ns());
+	cfqg_stats_dispatch(cfqq->cfqg, rq, now);
 	cfqq->must_dispatch = 0;
 	cfqd->rq_in_flight[cfqq->sync]++;
 	cfqd->rq_in_driver++;
@@ -714,7 +714,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (!was_next && cfqd->cfq_sliding_window)
 		cfq_update_next_rq(cfqd, cfqq, NULL);
 	if (cfq_class_idle(cfqq))
-		cfqd->idle_class_served = ktime_get_ns();
+		cfqd->idle_class_served = now;
 	rq->rq_flags |= RQF_STARTED;
 	cfq_log_cfqq(cfqd, cfqq, "dispatch %llu+%u",
 		     (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
@@ -742,7 +742,7 @@ static struct request *cfq_dispatch_one(struct cfq_data *cfqd)
 		return NULL;
 	if (!rq)
 		rq = cfqq->next_rq;
-	cfq_dispatch_insert(cfqd, cfqq, rq);
+	cfq_dispatch_insert(cfqd, cfqq, rq, now);
 
 	/*
 	 * Async queues get a request budget instead of a time slice, and an
@@ -1181,7 +1181,7 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 	}
 
 	cfqq = cfq_init_rq(cfqd, rq);
-	if (blk_mq_sched_try_insert_merge(q, rq, free))
+	if (cfqd->rq_queued && blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 
 	trace_block_rq_insert(rq);
@@ -1379,6 +1379,15 @@ static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
 	struct request *free = NULL;
 	unsigned long flags;
 	bool ret;
+
+	/*
+	 * Only queued requests are merge candidates. With none (always the
+	 * case for a QD1 reader) skip the icq lookup and both locks: that
+	 * is 2 of the 5 lock round trips of each such I/O. A request
+	 * inserted concurrently only costs a missed merge.
+	 */
+	if (!READ_ONCE(cfqd->rq_queued))
+		return false;
 
 	/* queue_lock nests outside cfqd->lock: look the icq up first */
 	if (current->io_context) {
