@@ -10,16 +10,19 @@ echo 1 >/sys/block/nullb0/queue/rotational
 sched_set nullb0 cfq
 dir=/sys/block/nullb0/queue/iosched
 
+# MiB per job: a full run on Debian's kernels, an eighth on the debug one
+mb=$((32 / CFQ_SLOW))
+
 verify() {
 	fio --filename=/dev/nullb0 --bs=4k --verify=crc32c --verify_fatal=1 \
 		--do_verify=1 --minimal --output=/tmp/verify.fio \
 		--name=direct --rw=randwrite --direct=1 --ioengine=libaio \
-		--iodepth=16 --offset=0 --size=32M \
+		--iodepth=16 --offset=0 --size=$((mb))M \
 		--name=sync --rw=write --direct=1 --ioengine=psync --bs=8k \
-		--offset=64M --size=16M \
-		--name=buffered --rw=randwrite --offset=128M --size=16M \
+		--offset=64M --size=$((mb / 2))M \
+		--name=buffered --rw=randwrite --offset=128M --size=$((mb / 2))M \
 		--name=mixed --rw=randrw --direct=1 --ioengine=libaio \
-		--iodepth=4 --offset=256M --size=16M --bssplit=4k/50:64k/50 ||
+		--iodepth=4 --offset=256M --size=$((mb / 2))M --bssplit=4k/50:64k/50 ||
 		fail "$1: fio verify failed: $(grep -m1 -i 'verify\|error' /tmp/verify.fio)"
 	grep -q ';' /tmp/verify.fio || fail "$1: no fio result"
 	log "$1: verified"
