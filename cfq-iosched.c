@@ -61,12 +61,19 @@ static inline struct cfq_io_cq *icq_to_cic(struct io_cq *icq)
 	return container_of(icq, struct cfq_io_cq, icq);
 }
 
-/* Re-run the hardware queues from kblockd: safe under the lock, in irq. */
+/*
+ * Re-run the hardware queues from kblockd: safe under the lock, in irq.
+ * Not blk_mq_run_hw_queues(): on 6.12 it takes q->queue_lock when it
+ * finds nothing to run, and the block layer nests q->queue_lock ->
+ * ioc->lock -> cfqd->lock (ioc_find_get_icq(), ioc_clear_queue() ->
+ * cfq_exit_icq()), so cfqd->lock -> q->queue_lock would close a circle
+ * (lockdep reports it).
+ */
 static void cfq_schedule_dispatch(struct cfq_data *cfqd)
 {
 	if (cfqd->rq_queued || !list_empty(&cfqd->dispatch)) {
 		cfq_log(cfqd, "schedule dispatch");
-		blk_mq_run_hw_queues(cfqd->queue, true);
+		blk_mq_delay_run_hw_queues(cfqd->queue, 0);
 	}
 }
 
