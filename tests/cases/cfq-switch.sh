@@ -6,12 +6,15 @@ set -euo pipefail
 
 nullb_load queue_mode=2 irqmode=2 completion_nsec=50000 gb=1 memory_backed=1
 echo 1 >/sys/block/nullb0/queue/rotational
+# a region per job; smaller on the debug kernel, where freeing the written
+# pages at rmmod takes long enough under KASAN to look like a soft lockup
+mb=$((256 / CFQ_SLOW))
 fio --name=seq --filename=/dev/nullb0 --rw=read --bs=64k --direct=1 \
-	--ioengine=libaio --iodepth=4 --size=256M \
+	--ioengine=libaio --iodepth=4 --size=${mb}M \
 	--name=rand --filename=/dev/nullb0 --rw=randrw --bs=4k --direct=1 \
-	--ioengine=psync --offset=256M --size=256M \
+	--ioengine=psync --offset=256M --size=${mb}M \
 	--name=buf --filename=/dev/nullb0 --rw=write --bs=16k \
-	--offset=512M --size=256M \
+	--offset=512M --size=${mb}M \
 	--runtime=3600 --time_based --minimal --output=/tmp/switch.fio &
 pid=$!
 sleep 1
