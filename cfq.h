@@ -560,6 +560,24 @@ void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now);
 
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);
+void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			  bool add_front);
+void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_update_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			struct request *rq);
+void cfq_remove_request(struct request_queue *q, struct request *rq);
+
+/* cfq-dispatch.c */
+void cfq_schedule_dispatch(struct cfq_data *cfqd);
+void cfq_cancel_idle_timer(struct cfq_data *cfqd);
+bool cfq_slice_used(struct cfq_queue *cfqq, u64 now);
+void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
+bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer);
+struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx);
+bool cfq_has_work(struct blk_mq_hw_ctx *hctx);
+void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			   struct request *rq);
 
 /* cfq-sysfs.c */
 extern struct elv_fs_entry cfq_attrs[];

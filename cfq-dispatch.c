@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cfq's dispatch side: which queue gets the disk, for how long, and what
+ * it may send to the driver. Read top to bottom it follows a slice:
+ *  - the slice length (ioprio level, low_latency scaling);
+ *  - activation of a queue and the end of its turn (expiry);
+ *  - the choice of the next queue: class, workload type, queue;
+ *  - idling: whether to wait for the active queue's next request, and
+ *    the idle hrtimer that ends the wait;
+ *  - dispatch: keep or expire the active queue, its FIFO, its limits,
+ *    and the move of a request to the driver;
+ *  - completion: the slice starts at the first one, and the last one of
+ *    an empty sync queue arms the idle timer.
+ * Everything runs under cfqd->lock (see cfq.h).
+ */
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+
+#include "cfq.h"
+
+/*
+ * Re-run the hardware queues from kblockd: safe under the lock, in irq.
+ * Not blk_mq_run_hw_queues(): on 6.12 it takes q->queue_lock when it
+ * finds nothing to run, and the block layer nests q->queue_lock ->
+ * ioc->lock -> cfqd->lock (ioc_find_get_icq(), ioc_clear_queue() ->
+ * cfq_exit_icq()), so cfqd->lock -> q->queue_lock would close a circle
+ * (lockdep reports it).
+ */
+void cfq_schedule_dispatch(struct cfq_data *cfqd)
+{
+	if (cfqd->rq_queued || !list_empty(&cfqd->dispatch)) {
+		cfq_log(cfqd, "schedule dispatch");
+		blk_mq_delay_run_hw_queues(cfqd->queue, 0);
+	}
+}
+
+/*
+ * Idle timer. cfqd->idling mirrors the logical state: it is cleared when a
+ * wait is cancelled even if the callback could not be stopped, so a late
+ * callback does nothing, and has_work() reports no work while cfq waits.
+ */
+static void cfq_arm_idle_timer(struct cfq_data *cfqd, u64 ns)
+{
+	WRITE_ONCE(cfqd->idling, true);
+	hrtimer_start(&cfqd->idle_slice_timer, ns_to_ktime(ns),
+		      HRTIMER_MODE_REL);
+}
+
+void cfq_cancel_idle_timer(struct cfq_data *cfqd)
+{
+	if (!cfqd->idling)
+		return;
+	WRITE_ONCE(cfqd->idling, false);
+	hrtimer_try_to_cancel(&cfqd->idle_slice_timer);
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
+}
+
+/*
+ * Slices
+ */
+static u64 cfq_scaled_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	u64 slice = cfq_prio_slice(cfqd->cfq_slice[cfqq->sync], cfqq->ioprio);
+	unsigned int busy;
+
+	if (!cfqd->cfq_latency)
+		return slice;
+	busy = cfq_group_get_avg_queues(cfqq->cfqg, cfq_class_rt(cfqq));
+	return cfq_scale_slice(slice, cfqd->cfq_slice[1], cfqd->cfq_slice_idle,
+			       busy, cfq_group_slice(cfqd, cfqq->cfqg));
+}
+
+/*
+ * A slice starts at the first completion of the queue, not when it is
+ * activated: the seek to the queue's data is not charged to its slice.
+ */
+static void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			       u64 now)
+{
+	u64 slice = cfq_scaled_cfqq_slice(cfqd, cfqq);
+
+	cfqq->slice_start = now;
+	cfqq->slice_end = now + slice;
+	cfqq->allocated_slice = slice;
+	cfqq->slice_new = 0;
+	cfq_log_cfqq(cfqd, cfqq, "set_slice=%llu", slice);
+}
+
+bool cfq_slice_used(struct cfq_queue *cfqq, u64 now)
+{
+	return !cfqq->slice_new && now >= cfqq->slice_end;
+}
+
+/* Will the slice be over before the requests in flight complete? */
+static bool cfq_slice_used_soon(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				u64 now)
+{
+	return cfqq->slice_new ||
+	       now + cfqd->cfq_slice_idle * cfqq->dispatched > cfqq->slice_end;
+}
+
+/*
+ * FIFO: a request that waited longer than fifo_expire is served next, even
+ * out of sector order. The check runs at every dispatch of the active
+ * queue but forces at most one request per slice, so an old request
+ * cannot turn the slice into a seek storm; later ones wait for the sweep
+ * or the next slice.
+ */
+static struct request *cfq_check_fifo(struct cfq_queue *cfqq, u64 now)
+{
+	struct request *rq;
+
+	if (cfqq->fifo_expire || list_empty(&cfqq->fifo))
+		return NULL;
+	rq = rq_entry_fifo(cfqq->fifo.next);
+	if (now < rq->fifo_time)
+		return NULL;
+	cfqq->fifo_expire = 1;
+	return rq;
+}
+
+/*
+ * Queue activation and expiry
+ */
+static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 u64 now)
+{
+	cfq_log_cfqq(cfqd, cfqq, "set_active wl_class:%d wl_type:%d",
+		     cfqd->serving_wl_class, cfqd->serving_wl_type);
+	cfqq->dispatch_start = now;
+	cfqq->slice_start = 0;
+	cfqq->slice_end = 0;
+	cfqq->allocated_slice = 0;
+	cfqq->slice_dispatch = 0;
+	cfqq->wait_request = 0;
+	cfqq->must_dispatch = 0;
+	cfqq->fifo_expire = 0;
+	cfqq->wait_busy = 0;
+	cfqq->slice_new = 1;
+	cfq_cancel_idle_timer(cfqd);
+	/* the head moved while others were served: resume the sweep there */
+	if (cfqd->cfq_sliding_window)
+		cfq_update_next_rq(cfqd, cfqq, NULL);
+	cfqd->active_queue = cfqq;
+}
+
+/*
+ * End the active queue's turn. With @timed_out (preemption, or the slice
+ * ran out at a completion) the unused part of the slice is credited to the
+ * queue's next service-tree key.
+ */
+void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+	u64 now = ktime_get_ns();
+
+	if (!cfqq)
+		return;
+	cfq_log_cfqq(cfqd, cfqq, "slice expired t=%d", timed_out);
+	cfq_cancel_idle_timer(cfqd);
+	cfqq->wait_request = 0;
+
+	if (timed_out) {
+		if (cfqq->slice_new)
+			cfqq->slice_resid = cfq_scaled_cfqq_slice(cfqd, cfqq);
+		else
+			cfqq->slice_resid = cfqq->slice_end - now;
+		cfq_log_cfqq(cfqd, cfqq, "resid=%lld", cfqq->slice_resid);
+	}
+	cfq_group_served(cfqd, cfqq->cfqg, cfqq, now);
+
+	cfqd->active_queue = NULL;
+	if (cfqq->on_rr) {
+		if (RB_EMPTY_ROOT(&cfqq->sort_list))
+			cfq_del_cfqq_rr(cfqd, cfqq);
+		else
+			cfq_service_tree_add(cfqd, cfqq, false);
+	}
+}
+
+/*
+ * Class and workload choice
+ */
+
+/*
+ * The IDLE class gets the disk only when nothing else wants it, but at
+ * least one request every CFQ_IDLE_STARVE so it is never starved forever.
+ */
+static enum wl_class_t cfq_choose_wl_class(struct cfq_data *cfqd,
+					   struct cfq_group *cfqg, u64 now)
+{
+	if (cfqg->service_tree_idle.count &&
+	    now - cfqd->idle_class_served > CFQ_IDLE_STARVE)
+		return IDLE_WORKLOAD;
+	if (cfq_group_busy_queues_wl(cfqg, RT_WORKLOAD))
+		return RT_WORKLOAD;
+	if (cfq_group_busy_queues_wl(cfqg, BE_WORKLOAD))
+		return BE_WORKLOAD;
+	return IDLE_WORKLOAD;
+}
+
+/* The type whose first queue has waited longest (smallest key). */
+static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
+					 enum wl_class_t class)
+{
+	enum wl_type_t type, best = SYNC_NOIDLE_WORKLOAD;
+	struct cfq_queue *first;
+	u64 key = 0;
+	bool found = false;
+
+	for (type = ASYNC_WORKLOAD; type <= SYNC_WORKLOAD; type++) {
+		first = cfq_st_first(cfq_st_for(cfqg, class, type));
+		if (first && (!found || cfq_key_before(first->rb_key, key))) {
+			best = type;
+			key = first->rb_key;
+			found = true;
+		}
+	}
+	return best;
+}
+
+/*
+ * Workload slice: the group's slice split by the share of the class's busy
+ * queues in the chosen tree. Async gets at most its share of all busy
+ * queues, scaled down by slice_async/slice_sync; sync types get at least
+ * two idle windows so idling can pay off.
+ */
+static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			      unsigned int count)
+{
+	enum wl_class_t class = cfqd->serving_wl_class;
+	unsigned int busy = max(cfq_group_busy_queues_wl(cfqg, class),
+				cfqg->busy_queues_avg[class]);
+	u64 group_slice = cfq_group_slice(cfqd, cfqg);
+	u64 slice = div_u64(group_slice * count, max(busy, 1U));
+
+	if (cfqd->serving_wl_type == ASYNC_WORKLOAD) {
+		u64 async_max = div_u64(cfqd->cfq_target_latency * count,
+					max(cfqd->busy_queues, 1U));
+
+		slice = min(slice, async_max);
+		slice = mul_u64_u64_div_u64(slice, cfqd->cfq_slice[0],
+					    cfqd->cfq_slice[1]);
+	} else {
+		slice = max(slice, 2 * cfqd->cfq_slice_idle);
+	}
+	return max_t(u64, slice, CFQ_MIN_TT);
+}
+
+static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			  u64 now)
+{
+	enum wl_class_t prev_class = cfqd->serving_wl_class;
+	struct cfq_rb_root *st;
+
+	cfqd->serving_wl_class = cfq_choose_wl_class(cfqd, cfqg, now);
+	if (cfqd->serving_wl_class == IDLE_WORKLOAD) {
+		cfqd->workload_expires = now + CFQ_MIN_TT / 2;
+		return;
+	}
+
+	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
+	if (prev_class == cfqd->serving_wl_class && st->count &&
+	    now <= cfqd->workload_expires)
+		return;
+
+	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class);
+	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
+	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st->count);
+}
+
+/*
+ * IDLE-class grace: serve IDLE only once the other classes have been quiet
+ * for CFQ_IDLE_GRACE; until then wait on the idle timer. Returns true if
+ * cfq must wait.
+ */
+static bool cfq_idle_class_wait(struct cfq_data *cfqd, u64 now)
+{
+	u64 quiet_at = cfqd->last_nonidle + CFQ_IDLE_GRACE;
+
+	if (now - cfqd->idle_class_served > CFQ_IDLE_STARVE || now >= quiet_at)
+		return false;
+	if (!cfqd->idling) {
+		cfq_log(cfqd, "idle class grace %llu", quiet_at - now);
+		cfq_arm_idle_timer(cfqd, quiet_at - now);
+	}
+	return true;
+}
+
+/* Pick the next queue to serve and make it active. */
+static struct cfq_queue *cfq_set_next_queue(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_group *cfqg = cfq_get_next_cfqg(cfqd);
+	struct cfq_queue *cfqq;
+
+	if (!cfqg)
+		return NULL;
+	cfq_group_restore_workload(cfqd, cfqg, now);
+	cfq_choose_wl(cfqd, cfqg, now);
+	if (cfqd->serving_wl_class == IDLE_WORKLOAD &&
+	    cfq_idle_class_wait(cfqd, now))
+		return NULL;
+	cfqq = cfq_st_first(cfq_st_for(cfqg, cfqd->serving_wl_class,
+				       cfqd->serving_wl_type));
+	if (cfqq)
+		cfq_set_active_queue(cfqd, cfqq, now);
+	return cfqq;
+}
+
+/*
+ * Idling
+ */
+
+/*
+ * Should cfq wait for @cfqq's next request when it runs dry? Yes if the
+ * queue has an idle window (a sequential reader with short think time),
+ * except on devices that queue internally and do not seek. Otherwise
+ * idle once per sync-noidle tree: when the last seeky sync queue of the
+ * tree empties, so seeky readers as a group are not swamped by others.
+ */
+bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_rb_root *st = cfqq->service_tree;
+
+	if (!cfqd->cfq_slice_idle || cfq_class_idle(cfqq) || !st)
+		return false;
+	if (cfqq->idle_window &&
+	    !(blk_queue_nonrot(cfqd->queue) && cfqd->hw_tag))
+		return true;
+	return st->count == 1 && cfqq->sync &&
+	       !cfq_ttime_big(&st->ttime, cfqd->cfq_slice_idle);
+}
+
+/*
+ * The active sync queue has run dry and everything it dispatched has
+ * completed: arm the idle timer, unless the process is gone or its think
+ * time is longer than what is left of the slice.
+ */
+/*
+ * group_idle: @cfqq is the last busy queue of its group and other groups
+ * wait. Rather than hand the disk to another group as soon as the group's
+ * requests are all in flight, wait up to group_idle for the group's next
+ * request, from any of its queues: a group whose processes each run dry
+ * between requests (slice_idle = 0, or seeky queues that are not idled
+ * for one by one) keeps its share that way. Not if the group as a whole
+ * thinks longer than group_idle. With a single busy group there is no
+ * one to protect it from, so no idling (CFQ idled there too).
+ */
+static bool cfq_group_idle_ok(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_group *cfqg = cfqq->cfqg;
+
+	return cfqd->cfq_group_idle && cfqg->nr_cfqq == 1 &&
+	       cfqd->nr_busy_groups > 1 &&
+	       !cfq_ttime_big(&cfqg->ttime, cfqd->cfq_group_idle);
+}
+
+static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+	u64 idle = cfqd->cfq_slice_idle;
+
+	if (cfqd->idling)
+		return;
+	if (!cfq_should_idle(cfqd, cfqq)) {
+		/* the group's last completion arms it */
+		if (!cfq_group_idle_ok(cfqd, cfqq) || cfqq->cfqg->dispatched)
+			return;
+		idle = cfqd->cfq_group_idle;
+	} else if (cfqq->dispatched || cfqq->exited) {
+		return;
+	} else if (cfqq->ttime.ttime_samples > CFQ_TTIME_VALID &&
+		   cfqq->slice_end - now < cfqq->ttime.ttime_mean) {
+		cfq_log_cfqq(cfqd, cfqq, "Not idling. think_time:%llu",
+			     cfqq->ttime.ttime_mean);
+		return;
+	}
+	cfqq->wait_request = 1;
+	cfq_arm_idle_timer(cfqd, idle);
+	cfqg_stats_idle_start(cfqd, cfqq->cfqg, now);
+	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu group=%d", idle,
+		     idle != cfqd->cfq_slice_idle);
+}
+
+enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
+{
+	struct cfq_data *cfqd = container_of(timer, struct cfq_data,
+					     idle_slice_timer);
+	struct cfq_queue *cfqq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cfqd->lock, flags);
+	if (!cfqd->idling)
+		goto out;
+	WRITE_ONCE(cfqd->idling, false);
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
+	cfqq = cfqd->active_queue;
+	if (cfqq && cfqq->wait_request) {
+		cfq_log_cfqq(cfqd, cfqq, "idle timer fired");
+		cfqq->wait_request = 0;
+		/* the process did not come back in time: end its turn */
+		if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
+			cfqq->deep = 0;
+			cfq_slice_expired(cfqd, false);
+		}
+	}
+	cfq_schedule_dispatch(cfqd);
+out:
+	spin_unlock_irqrestore(&cfqd->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Selection and dispatch
+ */
+
+/* Keep the active queue, or expire it and activate the next one. */
+static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+
+	if (!cfqq)
+		return cfq_set_next_queue(cfqd, now);
+
+	if (cfq_slice_used(cfqq, now) && !cfqq->must_dispatch)
+		goto expire;
+	/* the group is backlogged again: charge it while it is on the tree */
+	if (cfqq->wait_busy && !RB_EMPTY_ROOT(&cfqq->sort_list))
+		goto expire;
+	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
+		return cfqq;
+	if (cfqd->idling)
+		return NULL;
+
+	/*
+	 * A seeky queue that keeps its idle window wastes the disk: drop the
+	 * window if the queue had the time to prove it seeks.
+	 */
+	if (CFQQ_SEEKY(cfqq) && cfqq->idle_window &&
+	    (cfqq->slice_new ||
+	     cfqq->slice_end - now > now - cfqq->slice_start)) {
+		cfqq->deep = 0;
+		cfqq->idle_window = 0;
+	}
+	/* wait for the requests in flight: their completion may arm idling */
+	if (cfqq->dispatched && cfq_should_idle(cfqd, cfqq))
+		return NULL;
+	if (cfqq->cfqg->dispatched && cfq_group_idle_ok(cfqd, cfqq))
+		return NULL;
+expire:
+	cfq_slice_expired(cfqd, false);
+	return cfq_set_next_queue(cfqd, now);
+}
+
+/*
+ * Dispatch limits of the active queue: async I/O must drain before a sync
+ * queue that idles starts, async waits while sync requests are in flight,
+ * and a queue gets quantum/2 requests in the driver (quantum early in its
+ * slice, unlimited when it is alone). With low_latency, async depth grows
+ * by one per slice_sync since the last sync request that was delayed.
+ */
+static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			     u64 now)
+{
+	unsigned int max_dispatch;
+
+	if (cfqq->must_dispatch)
+		return true;
+	if (cfq_should_idle(cfqd, cfqq) && cfqd->rq_in_flight[0])
+		return false;
+	if (cfqd->rq_in_flight[1] && !cfqq->sync)
+		return false;
+
+	max_dispatch = cfq_class_idle(cfqq) ? 1 :
+		       max(cfqd->cfq_quantum / 2, 1U);
+	if (cfqq->dispatched >= max_dispatch) {
+		bool promote_sync = cfqq->sync && cfqd->busy_sync_queues == 1;
+
+		if (cfq_class_idle(cfqq))
+			return false;
+		if (cfqd->busy_queues > 1 && !promote_sync &&
+		    cfq_slice_used_soon(cfqd, cfqq, now))
+			return false;
+		if (cfqd->busy_queues == 1 || promote_sync)
+			max_dispatch = UINT_MAX;
+		else
+			max_dispatch = cfqd->cfq_quantum;
+	}
+
+	if (!cfqq->sync && cfqd->cfq_latency) {
+		u64 depth = div64_u64(now - cfqd->last_delayed_sync,
+				      cfqd->cfq_slice[1]);
+
+		if (!depth && !cfqq->dispatched)
+			depth = 1;
+		if (depth < max_dispatch)
+			max_dispatch = depth;
+	}
+	return cfqq->dispatched < max_dispatch;
+}
+
+/* Move @rq from @cfqq to the driver. */
+static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct request *rq, u64 now)
+{
+	bool was_next = cfqq->next_rq == rq;
+
+	cfq_remove_request(cfqd->queue, rq);
+	cfqq->dispatched++;
+	cfqq->cfqg->dispatched++;
+	cfqq->slice_dispatch++;
+	cfqg_stats_dispatch(cfqq->cfqg, rq, now);
+	cfqq->must_dispatch = 0;
+	cfqd->rq_in_flight[cfqq->sync]++;
+	cfqd->rq_in_driver++;
+	cfqd->last_position = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	/*
+	 * A FIFO dispatch moved the head away from the cached next request:
+	 * the sweep goes on from the new head, not back to the old one.
+	 */
+	if (!was_next && cfqd->cfq_sliding_window)
+		cfq_update_next_rq(cfqd, cfqq, NULL);
+	if (cfq_class_idle(cfqq))
+		cfqd->idle_class_served = now;
+	rq->rq_flags |= RQF_STARTED;
+	cfq_log_cfqq(cfqd, cfqq, "dispatch %llu+%u",
+		     (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
+}
+
+static struct request *cfq_dispatch_one(struct cfq_data *cfqd)
+{
+	u64 now = ktime_get_ns();
+	struct cfq_queue *cfqq;
+	struct request *rq;
+
+	if (!cfqd->busy_queues)
+		return NULL;
+	cfqq = cfq_select_queue(cfqd, now);
+	if (!cfqq)
+		return NULL;
+
+	rq = cfq_check_fifo(cfqq, now);
+	if (rq) {
+		cfq_log_cfqq(cfqd, cfqq, "fifo=%llu",
+			     (unsigned long long)blk_rq_pos(rq));
+		cfqq->must_dispatch = 1;
+	}
+	if (!cfq_may_dispatch(cfqd, cfqq, now))
+		return NULL;
+	if (!rq)
+		rq = cfqq->next_rq;
+	cfq_dispatch_insert(cfqd, cfqq, rq, now);
+
+	/*
+	 * Async queues get a request budget instead of a time slice, and an
+	 * IDLE queue gives the disk back after each request, when others
+	 * are waiting.
+	 */
+	if (cfqd->busy_queues > 1 &&
+	    ((!cfqq->sync && cfqq->slice_dispatch >=
+	      cfq_prio_to_maxrq(cfqd->cfq_slice_async_rq, cfqq->ioprio)) ||
+	     cfq_class_idle(cfqq)))
+		cfq_slice_expired(cfqd, false);
+	return rq;
+}
+
+struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+	struct request *rq;
+
+	spin_lock_irq(&cfqd->lock);
+	rq = list_first_entry_or_null(&cfqd->dispatch, struct request,
+				      queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	else
+		rq = cfq_dispatch_one(cfqd);
+	/* whoever lifts the reason for holding back must re-run the queue */
+	cfqd->declined = !rq && cfqd->rq_queued;
+	spin_unlock_irq(&cfqd->lock);
+	return rq;
+}
+
+bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
+{
+	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
+
+	if (!list_empty_careful(&cfqd->dispatch))
+		return true;
+	/* while idling, the timer or a new request restarts dispatch */
+	return READ_ONCE(cfqd->rq_queued) && !READ_ONCE(cfqd->idling);
+}
+
+/*
+ * Completion
+ */
+
+/*
+ * Does the device queue internally (NCQ)? Unknown (-1) until 50 samples
+ * taken while enough requests were around to fill a queue; once proven,
+ * it stays proven.
+ */
+static void cfq_update_hw_tag(struct cfq_data *cfqd)
+{
+	struct cfq_queue *cfqq = cfqd->active_queue;
+
+	cfqd->hw_tag_est_depth = max(cfqd->hw_tag_est_depth,
+				     cfqd->rq_in_driver);
+	if (cfqd->hw_tag == 1)
+		return;
+	if (cfqd->rq_queued <= CFQ_HW_QUEUE_MIN &&
+	    cfqd->rq_in_driver <= CFQ_HW_QUEUE_MIN)
+		return;
+	/* cfq itself keeps the depth low while an idling queue is served */
+	if (cfqq && cfqq->idle_window &&
+	    cfqq->dispatched + cfqq->queued[0] + cfqq->queued[1] <
+	    CFQ_HW_QUEUE_MIN && cfqd->rq_in_driver < CFQ_HW_QUEUE_MIN)
+		return;
+	if (cfqd->hw_tag_samples++ < CFQ_HW_TAG_SAMPLES)
+		return;
+	cfqd->hw_tag = cfqd->hw_tag_est_depth >= CFQ_HW_QUEUE_MIN;
+}
+
+/*
+ * Wait busy: the active queue is its group's only one, it just ran dry
+ * and its slice is (about) over. Expiring now would take the group off
+ * the group tree until the process's next request, and the next group
+ * would be picked with this one missing: a group with a single
+ * sequential reader would then never be ahead of anyone and weights
+ * would mean nothing. So stretch the slice by one idle window: if the
+ * next request comes, the queue is expired with it queued and the group
+ * is charged while it stays on the tree.
+ */
+static bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 u64 now)
+{
+	struct cfq_group *cfqg = cfqq->cfqg;
+	u64 idle = cfqd->cfq_slice_idle ?: cfqd->cfq_group_idle;
+
+	if (!idle || cfqg->nr_cfqq > 1 || cfqd->nr_busy_groups < 2 ||
+	    !RB_EMPTY_ROOT(&cfqq->sort_list) || !cfqq->sync ||
+	    cfq_ttime_big(&cfqg->ttime, idle))
+		return false;
+	if (cfq_slice_used(cfqq, now))
+		return true;
+	if (cfqq->ttime.ttime_samples > CFQ_TTIME_VALID &&
+	    cfqq->slice_end - now < cfqq->ttime.ttime_mean)
+		return true;
+	return cfqq->slice_end - now <= jiffies_to_nsecs(1);
+}
+
+void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			   struct request *rq)
+{
+	bool sync = cfqq->sync;
+	u64 now = ktime_get_ns();
+
+	cfq_update_hw_tag(cfqd);
+	cfqd->rq_in_driver--;
+	cfqq->dispatched--;
+	cfqq->cfqg->dispatched--;
+	cfqq->cfqg->ttime.last_end_request = now;
+	cfqd->rq_in_flight[sync]--;
+	if (!cfq_class_idle(cfqq))
+		cfqd->last_nonidle = now;
+
+	if (sync) {
+		cfqq->ttime.last_end_request = now;
+		if (cfqq->service_tree)
+			cfqq->service_tree->ttime.last_end_request = now;
+		/* a sync request waited long: async must slow down */
+		if (rq->start_time_ns + cfqd->cfq_fifo_expire[1] <= now)
+			cfqd->last_delayed_sync = now;
+	}
+
+	if (cfqq == cfqd->active_queue) {
+		if (cfqq->slice_new)
+			cfq_set_prio_slice(cfqd, cfqq, now);
+		if (cfq_should_wait_busy(cfqd, cfqq, now)) {
+			cfqq->slice_end = now + (cfqd->cfq_slice_idle ?:
+						 cfqd->cfq_group_idle);
+			cfqq->wait_busy = 1;
+			cfq_log_cfqq(cfqd, cfqq, "will busy wait");
+		}
+		if (cfq_slice_used(cfqq, now) || cfq_class_idle(cfqq))
+			cfq_slice_expired(cfqd, true);
+		else if (sync && RB_EMPTY_ROOT(&cfqq->sort_list))
+			cfq_arm_slice_timer(cfqd, now);
+	} else if (cfqd->active_queue &&
+		   cfqd->active_queue->cfqg == cfqq->cfqg &&
+		   RB_EMPTY_ROOT(&cfqd->active_queue->sort_list) &&
+		   !cfq_should_idle(cfqd, cfqd->active_queue)) {
+		/* the group's last request in flight may arm group idling */
+		cfq_arm_slice_timer(cfqd, now);
+	}
+
+	if (cfqd->declined || !cfqd->rq_in_driver) {
+		cfqd->declined = false;
+		cfq_schedule_dispatch(cfqd);
+	}
+}
