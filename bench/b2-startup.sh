@@ -2,56 +2,85 @@
 # schedulers: none,mq-deadline,kyber,bfq,cfq
 # plot-column: 4
 # The 2009 seed: an application starts (reads its executable and libraries:
-# here 300 files of 4-96 KiB in a fixed order, cold cache) while a
-# background process reads a large file sequentially. Start-up time on an
+# here one process, cat, reads 300 files of 4-96 KiB in a fixed order, cold
+# cache) while a background process reads a large file sequentially. Start-up time on an
 # idle disk, under the reader, and under the reader with the two in
-# separate cgroups.
+# separate cgroups (default weights), with the reader's throughput meanwhile.
 set -euo pipefail
 . /cfq/bench/lib.sh
-quick=$1; scheds=$2
+scheds=$2 # no quick mode: the whole run is short
 modprobe hddsim depth=1
 load_scheds "$scheds"
 modprobe ext4
 mkfs.ext4 -q -F /dev/hdd0
-mkdir -p /mnt/b2 && mount -t ext4 /dev/hdd0 /mnt/b2
+mkdir -p /mnt/b2
+# noinit_itable: no lazy inode-table zeroing in the background while we
+# measure; noatime: the first read of a new file would update its atime
+# (relatime) and write, later ones not, so the first run would differ
+mount -t ext4 -o noinit_itable,noatime /dev/hdd0 /mnt/b2
 # the "application": files spread over directories, sizes from a fixed sequence
 mkdir -p /mnt/b2/app
 for i in $(seq 0 299); do
 	mkdir -p "/mnt/b2/app/d$((i % 17))"
 	dd if=/dev/urandom of="/mnt/b2/app/d$((i % 17))/f$i" bs=4k count=$(((i * 7) % 24 + 1)) status=none
 done
-dd if=/dev/zero of=/mnt/b2/big bs=1M count=$([ "$quick" = 1 ] && echo 512 || echo 2048) status=none
+# The reader's file, written after the application (so it lies beyond it).
+# The reader uses O_DIRECT and loops over it: the page cache never serves it,
+# and it needs no more of the guest's memory (hddsim keeps data in RAM).
+dd if=/dev/zero of=/mnt/b2/big bs=1M count=512 status=none
 sync
-order=$(for i in $(seq 0 299); do echo "/mnt/b2/app/d$((i % 17))/f$(((i * 131) % 300))"; done)
+# read order: a fixed permutation of the files (as the loader jumps around)
+order=$(for i in $(seq 0 299); do
+	j=$(((i * 131) % 300))
+	echo "/mnt/b2/app/d$((j % 17))/f$j"
+done)
 echo +io >/sys/fs/cgroup/cgroup.subtree_control
 mkdir -p /sys/fs/cgroup/bg /sys/fs/cgroup/app
 
-# start_ms: cold start-up time in ms (guest time)
-start_ms() {
-	local t0 t1
+# sectors read from hdd0 so far
+rd_sectors() { awk '{ print $3 }' /sys/block/hdd0/stat; }
+# start: cold start-up; prints "ms sectors" (guest time, sectors read meanwhile)
+start() {
+	local t0 t1 s0 s1
 	drop_caches
-	t0=$(date +%s%N)
-	echo "$order" | while read -r f; do cat "$f" >/dev/null; done
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000000))
+	s0=$(rd_sectors)
+	t0=${EPOCHREALTIME/./}
+	# one process reads them all, as a loader does: one io_context, so one
+	# queue in cfq and bfq (a process per file would be a new queue each)
+	# shellcheck disable=SC2086
+	cat $order >/dev/null
+	t1=${EPOCHREALTIME/./}
+	s1=$(rd_sectors)
+	echo "$(((t1 - t0) / 1000)) $((s1 - s0))"
 }
-# reader CGROUP: background sequential reader (in CGROUP when not empty)
+# reader CGROUP: background sequential reader (in CGROUP when not empty);
+# runs until stopped
 reader() {
 	bash -c '[ -z "$1" ] || echo $$ >"/sys/fs/cgroup/$1/cgroup.procs"
-		exec dd if=/mnt/b2/big of=/dev/null bs=1M status=none' _ "$1" &
+		exec fio --name=bg --filename=/mnt/b2/big --rw=read --bs=1M --direct=1 \
+			--ioengine=psync --time_based --runtime=100000' _ "$1" >/dev/null &
 	sleep 1
 }
-stop_reader() { kill "$(jobs -p)" 2>/dev/null; wait 2>/dev/null || true; }
+stop_reader() { kill "$(jobs -p)" 2>/dev/null || true; wait || true; }
 in_app() { echo $$ >/sys/fs/cgroup/app/cgroup.procs; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# reader_mbps MS SECTORS: the reader's MB/s during a start-up, from the
+# sectors read meanwhile less those the start-up itself read ($app)
+reader_mbps() { awk -v ms="$1" -v s="$2" -v a="$app" 'BEGIN { printf "%.1f", (s - a) * 512 / ms / 1000 }'; }
 
-table "scheduler" "idle disk ms" "under a reader ms" "ratio" "reader in other cgroup ms" "ratio"
+table "scheduler" "idle disk ms" "under a reader ms" "ratio" "reader MB/s" \
+	"reader in other cgroup ms" "ratio" "reader MB/s"
 for s in $scheds; do
 	use_sched hdd0 "$s"
-	idle=$(start_ms)
-	reader ""; busy=$(start_ms); stop_reader
-	reader bg; grp=$( (in_app; start_ms) ); stop_reader
-	row "$s" "$idle" "$busy" "$(awk -v a="$busy" -v b="$idle" 'BEGIN { printf "%.2f", a / b }')" \
-		"$grp" "$(awk -v a="$grp" -v b="$idle" 'BEGIN { printf "%.2f", a / b }')"
+	read -r idle app <<<"$(start)"
+	reader ""
+	read -r busy bsec <<<"$(start)"
+	stop_reader
+	reader bg
+	read -r grp gsec <<<"$( (in_app; start) )"
+	stop_reader
+	row "$s" "$idle" "$busy" "$(ratio "$busy" "$idle")" "$(reader_mbps "$busy" "$bsec")" \
+		"$grp" "$(ratio "$grp" "$idle")" "$(reader_mbps "$grp" "$gsec")"
 done
 table_end
 umount /mnt/b2
