@@ -6,7 +6,7 @@
 # 3 s after the first 2 s, are 1.5 .. 2.5 times the lighter's. Without
 # cfq's per-group share of the write tags (cfq_group_write_depth()) the
 # flushers share the tags evenly and this was 1.32 (6.12) and 1.44 (6.1);
-# with it 1.86 and 1.60.
+# with it 1.86 .. 1.94 (6.12) and 1.60 .. 2.06 (6.1).
 # vm: --icount
 # debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 300
