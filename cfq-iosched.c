@@ -415,7 +415,7 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 	if (!cic) {
 		cfqq = &cfqd->oom_cfqq;
 	} else {
-		cfqg = cfq_rq_group(cfqd, rq);
+		cfqg = cfq_bio_group(cfqd, rq->bio);
 		cfq_check_ioprio_changed(cic);
 		cfqq = cic->cfqq[sync];
 		/*
@@ -441,6 +441,8 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 		}
 	}
 	cfqq->ref++;
+	if (op_is_write(rq->cmd_flags))
+		cfqq->cfqg->nr_writes++;
 	rq->elv.priv[0] = cfqq;
 	return cfqq;
 }
@@ -678,6 +680,8 @@ static void cfq_release_request(struct request *rq)
 	spin_lock_irqsave(&cfqd->lock, flags);
 	if (rq->rq_flags & RQF_STARTED)
 		cfq_completed_request(cfqd, cfqq, rq);
+	if (op_is_write(rq->cmd_flags))
+		cfqq->cfqg->nr_writes--;
 	cfq_put_queue(cfqq);
 	spin_unlock_irqrestore(&cfqd->lock, flags);
 	rq->elv.priv[0] = NULL;
@@ -717,8 +721,11 @@ static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
 	 * is 2 of the 5 lock round trips of each such I/O. A request
 	 * inserted concurrently only costs a missed merge.
 	 */
-	if (!READ_ONCE(cfqd->rq_queued))
+	if (!READ_ONCE(cfqd->rq_queued)) {
+		if (READ_ONCE(cfqd->depth_task) == current)
+			WRITE_ONCE(cfqd->depth_task, NULL);
 		return false;
+	}
 
 	/* queue_lock nests outside cfqd->lock: look the icq up first */
 	if (current->io_context) {
@@ -731,6 +738,15 @@ static bool cfq_bio_merge(struct request_queue *q, struct bio *bio,
 	cfqd->bio_cfqq = cic ? cic->cfqq[op_is_sync(bio->bi_opf)] : NULL;
 	ret = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	cfqd->bio_cfqq = NULL;
+	/* not merged: the request for it is allocated next, by this task */
+	if (!ret && op_is_write(bio->bi_opf)) {
+		cfqd->depth_limit = cfq_group_write_depth(cfqd,
+					cfq_bio_group(cfqd, bio),
+					op_is_sync(bio->bi_opf));
+		WRITE_ONCE(cfqd->depth_task, current);
+	} else if (cfqd->depth_task == current) {
+		WRITE_ONCE(cfqd->depth_task, NULL);
+	}
 	spin_unlock_irq(&cfqd->lock);
 
 	if (free)
@@ -807,7 +823,12 @@ static void cfq_requests_merged(struct request_queue *q, struct request *rq,
  * Tag allocation: blk-mq has one tag pool for all requests, where the old
  * block layer had separate sync and async pools. Keep async requests to
  * half of the tags and sync writes to three quarters, so a burst of
- * write-back cannot take every tag from sync readers.
+ * write-back cannot take every tag from sync readers. A write of a group
+ * over its share of them gets a lower depth (cfq_group_write_depth(),
+ * decided in cfq_bio_merge() for the bio this request is for: the block
+ * layer tries the merge right before the allocation, in the same task).
+ * Read without the lock: a submitter on another CPU racing with this one
+ * costs one allocation the other's depth, nothing worse.
  */
 static void cfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
@@ -816,6 +837,12 @@ static void cfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return;
 	data->shallow_depth = cfqd->async_depth[op_is_sync(opf)];
+	if (READ_ONCE(cfqd->depth_task) == current) {
+		if (cfqd->depth_limit)
+			data->shallow_depth = min(data->shallow_depth,
+						  cfqd->depth_limit);
+		WRITE_ONCE(cfqd->depth_task, NULL);
+	}
 }
 
 static void cfq_depth_updated(struct blk_mq_hw_ctx *hctx)

@@ -200,6 +200,7 @@ struct cfq_group {
 	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
 	unsigned int busy_queues_avg[CFQ_PRIO_NR];
 	int dispatched;			/* requests in the driver */
+	unsigned int nr_writes;		/* writes holding a tag (queued/driver) */
 	struct cfq_ttime ttime;		/* think time of the group as a whole */
 
 	/* workload in progress when the group was last switched out */
@@ -254,6 +255,9 @@ struct cfq_data {
 	u64 idle_class_served;		/* last IDLE-class dispatch */
 
 	unsigned int async_depth[2];	/* tag limits [async, sync write] */
+	/* cfq_bio_merge() to cfq_limit_depth(): the depth of @task's write */
+	struct task_struct *depth_task;
+	unsigned int depth_limit;
 
 	/* tunables */
 	unsigned int cfq_quantum;
@@ -535,7 +539,9 @@ int cfq_init_groups(struct cfq_data *cfqd);
 void cfq_exit_groups(struct cfq_data *cfqd);
 void cfqg_get(struct cfq_group *cfqg);
 void cfqg_put(struct cfq_group *cfqg);
-struct cfq_group *cfq_rq_group(struct cfq_data *cfqd, struct request *rq);
+struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio);
+unsigned int cfq_group_write_depth(struct cfq_data *cfqd,
+				   struct cfq_group *cfqg, bool sync);
 bool cfq_group_is_ancestor(struct cfq_group *anc, struct cfq_group *cfqg);
 bool cfq_iops_mode(struct cfq_data *cfqd);
 struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,

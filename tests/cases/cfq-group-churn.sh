@@ -1,13 +1,42 @@
 #!/bin/bash
-# Cgroup churn under I/O: readers and writers in cgroups that are created,
-# weighted, left and removed over and over (rmdir right after the tasks
-# moved out, with their requests still queued), with the io controller
-# switched off and on in the parent and the scheduler switched away and
-# back; then rmmod. No kernel warning (the runner checks), no hang.
-# timeout: 300
+# Cgroup life cycle under I/O, 200 rounds: cgroups created, weighted and
+# removed; three direct-I/O readers/writers moved into the round's cgroup
+# and back every 100 ms; a libaio reader with 16 requests in flight moved
+# out right before the rmdir, so the cgroup goes with requests queued; a
+# buffered writer per cgroup; the io controller switched off and on in the
+# parent and the scheduler switched away and back every few rounds. Then
+# no kernel warning (the runner checks), no hang, and no leak: with no
+# queue on cfq, cfq's slab caches (cfq_queue, cfq_group; the boot has
+# slab_nomerge so they are cfq's alone) hold no object, as before the
+# churn; rmmod cfq right after the last rmdir and elevator switch waits
+# for the groups the block layer frees late and does not complain.
+# vm: --append slab_nomerge
+# timeout: 500
 set -euo pipefail
 
-nullb_load queue_mode=2 irqmode=2 completion_nsec=200000 gb=1
+# objects CACHE: live objects of slab cache CACHE (after flushing the
+# per-CPU slabs, so the count is exact)
+objects() {
+	local d=/sys/kernel/slab/$1
+	[ -d "$d" ] && [ ! -L "$d" ] || fail "slab cache $1 missing or merged (slab_nomerge?)"
+	echo 1 >"$d/shrink"
+	awk '{ print $1 }' "$d/objects"
+}
+# no_objects WHEN: both caches empty, allowing a second for late frees
+no_objects() {
+	local q g
+	for _ in $(seq 20); do
+		q=$(objects cfq_queue) g=$(objects cfq_group)
+		[ "$q" = 0 ] && [ "$g" = 0 ] && return
+		sleep 0.1
+	done
+	fail "$1: $q cfq_queue and $g cfq_group objects left"
+}
+
+rmmod cfq 2>/dev/null || true
+modprobe cfq
+no_objects "cfq loaded, not in use"
+nullb_load queue_mode=2 irqmode=2 completion_nsec=1000000 gb=1
 echo 1 >/sys/block/nullb0/queue/rotational
 sched_set nullb0 cfq
 CG=/sys/fs/cgroup
@@ -15,43 +44,73 @@ echo +io >$CG/cgroup.subtree_control
 mkdir -p $CG/p
 echo +io >$CG/p/cgroup.subtree_control
 
-# three readers/writers that cgroup moves follow around
+# three readers/writers that the cgroup moves follow around
 pids=
 for j in 1 2 3; do
-	fio --direct=1 --bs=4k --rw=randrw --runtime=30 --time_based \
+	fio --eta=never --direct=1 --bs=4k --rw=randrw --runtime=600 --time_based \
 		--filename=/dev/nullb0 --name=w$j --size=64M \
 		--output=/tmp/churn$j.fio &
 	pids="$pids $!"
 done
+# and one with many requests queued at every rmdir
+fio --eta=never --direct=1 --bs=4k --rw=randread --ioengine=libaio --iodepth=16 \
+	--runtime=600 --time_based --filename=/dev/nullb0 --name=aio \
+	--offset=512M --size=256M --output=/tmp/churn-aio.fio &
+aio=$!
 sleep 1
 
-for i in $(seq 60); do
+# move DEST PIDS...: move the tasks into cgroup DEST (ignoring exited ones)
+move() {
+	local d=$1 p
+	shift
+	for p in "$@"; do echo "$p" >"$d/cgroup.procs" 2>/dev/null || true; done
+}
+
+for i in $(seq 200); do
 	d=$CG/p/c$((i % 4))
 	mkdir -p $d
 	echo $((i * 37 % 1000 + 1)) >$d/io.cfq.weight
-	for p in $pids; do echo $p >$d/cgroup.procs 2>/dev/null || true; done
+	# shellcheck disable=SC2086
+	move $d $pids $aio
 	# a buffered writer of this cgroup too
 	(echo $BASHPID >$d/cgroup.procs
-	 exec dd if=/dev/zero of=/dev/nullb0 bs=64k count=32 seek=$((i * 64)) 2>/dev/null) &
+	 exec dd if=/dev/zero of=/dev/nullb0 bs=64k count=32 seek=$((i % 64 * 64)) 2>/dev/null) &
 	sleep 0.1
-	for p in $pids; do echo $p >$CG/p/cgroup.procs 2>/dev/null || true; done
+	# shellcheck disable=SC2086
+	move $CG/p $pids $aio
 	wait $! 2>/dev/null || true
+	# the aio reader's requests are still queued for this cgroup
 	rmdir $d 2>/dev/null || true
 	if [ $((i % 10)) = 0 ]; then
 		sched_set nullb0 mq-deadline
 		sched_set nullb0 cfq
 	fi
 	if [ $((i % 15)) = 0 ]; then
-		for p in $pids; do echo $p >$CG/cgroup.procs 2>/dev/null || true; done
+		# shellcheck disable=SC2086
+		move $CG $pids $aio
 		echo -io >$CG/p/cgroup.subtree_control
 		echo +io >$CG/p/cgroup.subtree_control
 	fi
 done
-for p in $pids; do echo $p >$CG/cgroup.procs 2>/dev/null || true; done
-for p in $pids; do wait $p || fail "fio $p failed"; done
+# shellcheck disable=SC2086
+move $CG $pids $aio
+for p in $pids $aio; do
+	kill -0 "$p" 2>/dev/null || fail "fio $p died during the churn"
+	kill "$p"
+	wait "$p" 2>/dev/null || true
+done
 rmdir $CG/p/c* 2>/dev/null || true
 rmdir $CG/p
-grep -q cfq /proc/slabinfo && grep cfq /proc/slabinfo | sed 's/^/# /'
+log "in use: $(objects cfq_queue) cfq_queue, $(objects cfq_group) cfq_group objects"
+sched_set nullb0 none
+no_objects "after the churn, no queue on cfq"
+# late frees of removed cgroups' groups (6.1) must not outlive the module
+sched_set nullb0 cfq
+mkdir $CG/p
+dd if=/dev/nullb0 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
+(echo $BASHPID >$CG/p/cgroup.procs; exec dd if=/dev/nullb0 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null)
+rmdir $CG/p
 sched_set nullb0 none
 rmmod cfq || fail "rmmod cfq failed"
+! dmesg | grep -q 'cfq: .* groups still allocated' || fail "$(dmesg | grep 'groups still allocated')"
 rmmod null_blk

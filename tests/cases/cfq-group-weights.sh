@@ -1,50 +1,64 @@
 #!/bin/bash
-# Two cgroups with io.cfq.weight 100 and 200, one sequential reader each,
-# on the emulated rotational disk: the heavier gets about twice the
-# throughput (1.6 .. 2.4), in time mode (slice_idle=8) and with idling
-# off but group_idle on (slice_idle=0 group_idle=8); the group counters
-# agree with the split.
+# Weight groups on the emulated rotational disk, one sequential reader per
+# cgroup, in time mode (slice_idle=8) and with idling off but group_idle
+# on (slice_idle=0 group_idle=8):
+#  - io.cfq.weight 100 and 200: the heavier gets 2.0 +- 0.25 times the
+#    throughput of the lighter;
+#  - 100, 200 and 400: each step is 2.0 +- 15 % (1.7 .. 2.3);
+# and the group counters agree with the split.
 # vm: --icount
 # debug: no (a ratio in guest time; KASAN changes what it measures)
-# timeout: 400
+# timeout: 600
 set -euo pipefail
 
+rmmod hddsim 2>/dev/null || true
 modprobe hddsim || fail "modprobe hddsim failed"
 sched_set hdd0 cfq
+DEV=$(cat /sys/block/hdd0/dev)
 CG=/sys/fs/cgroup
 echo +io >$CG/cgroup.subtree_control
-mkdir -p $CG/lo $CG/hi
-echo 100 >$CG/lo/io.cfq.weight
-echo 200 >$CG/hi/io.cfq.weight
+cg_make w100 100
+cg_make w200 200
+cg_make w400 400
 
-# reader CGROUP NAME OFFSET: a sequential reader in CGROUP for 6 s
+# reader WEIGHT OFFSET: a sequential reader in cgroup wWEIGHT for 5 s,
+# KiB/s in /tmp/wWEIGHT.fio
 reader() {
-	(echo $BASHPID >"$CG/$1/cgroup.procs"
-	 exec fio --minimal --output="/tmp/$2.fio" --direct=1 --bs=64k \
-		--rw=read --ioengine=psync --runtime=6 --time_based \
-		--filename=/dev/hdd0 --name="$2" --offset="$3" --size=512M)
+	in_cgroup "w$1" fio --eta=never --minimal --output="/tmp/w$1.fio" \
+		--direct=1 --bs=64k --rw=read --ioengine=psync --runtime=5 \
+		--time_based --filename=/dev/hdd0 --name="w$1" --offset="$2" \
+		--size=512M
 }
-# split: run both; check hi/lo within [1.6, 2.4]
-split() {
-	reader lo lo 0 &
-	reader hi hi 1G &
+# two MODE: 100 against 200
+two() {
+	reader 100 0 &
+	reader 200 1G &
 	wait
-	lo=$(awk -F';' '{ print $7 }' /tmp/lo.fio)
-	hi=$(awk -F';' '{ print $7 }' /tmp/hi.fio)
-	log "$1: lo $lo KiB/s, hi $hi KiB/s"
-	[ "$lo" -gt 0 ] || fail "$1: the weight-100 reader got nothing"
-	awk -v l="$lo" -v h="$hi" 'BEGIN { r = h / l; printf "# ratio %.2f\n", r; exit !(r >= 1.6 && r <= 2.4) }' ||
-		fail "$1: throughput ratio $hi/$lo outside 1.6 .. 2.4"
+	ratio_in "$1, 200:100" "$(fio_sum w200 7)" "$(fio_sum w100 7)" 1.75 2.25
+}
+# three MODE: 100, 200 and 400
+three() {
+	reader 100 0 &
+	reader 200 1G &
+	reader 400 2G &
+	wait
+	ratio_in "$1, 200:100 of three" "$(fio_sum w200 7)" "$(fio_sum w100 7)" 1.7 2.3
+	ratio_in "$1, 400:200 of three" "$(fio_sum w400 7)" "$(fio_sum w200 7)" 1.7 2.3
 }
 
-split "slice_idle=8"
-DEV=$(cat /sys/block/hdd0/dev)
-grep "^$DEV " $CG/lo/io.cfq.stat | sed 's/^/# lo: /'
-grep "^$DEV " $CG/hi/io.cfq.stat | sed 's/^/# hi: /'
-echo 0 >/sys/block/hdd0/queue/iosched/slice_idle
-split "slice_idle=0 group_idle=8"
+two "slice_idle=8"
+# the counters split like the throughput: what each group read
+r100=$(cg_stat w100 "$DEV" rbytes)
+r200=$(cg_stat w200 "$DEV" rbytes)
+grep "^$DEV " $CG/w100/io.cfq.stat | sed 's/^/# w100: /'
+grep "^$DEV " $CG/w200/io.cfq.stat | sed 's/^/# w200: /'
+ratio_in "io.cfq.stat rbytes 200:100" "$r200" "$r100" 1.75 2.25
+three "slice_idle=8"
 
-rmdir $CG/lo $CG/hi
+echo 0 >/sys/block/hdd0/queue/iosched/slice_idle
+two "slice_idle=0 group_idle=8"
+three "slice_idle=0 group_idle=8"
+
+rmdir $CG/w100 $CG/w200 $CG/w400
 sched_set hdd0 none
-rmmod cfq
 rmmod hddsim

@@ -75,3 +75,36 @@ hdd_reader() {
 }
 fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
 fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
+
+# Weight-group helpers (cgroup v2 at /sys/fs/cgroup)
+
+# in_cgroup DIR CMD...: run CMD in cgroup DIR (relative to /sys/fs/cgroup)
+in_cgroup() {
+	local d=$1
+	shift
+	(echo $BASHPID >"/sys/fs/cgroup/$d/cgroup.procs" && exec "$@")
+}
+# cg_make DIR WEIGHT: create cgroup DIR (parents must exist and delegate
+# io) with io.cfq.weight WEIGHT
+cg_make() {
+	mkdir -p "/sys/fs/cgroup/$1"
+	echo "$2" >"/sys/fs/cgroup/$1/io.cfq.weight" ||
+		fail "cannot set io.cfq.weight $2 on $1"
+}
+# cg_stat DIR DEV KEY: the KEY=value of io.cfq.stat of DIR for DEV (MAJ:MIN)
+cg_stat() {
+	awk -v d="$2" -v k="$3" '$1 == d { for (i = 2; i <= NF; i++)
+		if (index($i, k "=") == 1) print substr($i, length(k) + 2) }' \
+		"/sys/fs/cgroup/$1/io.cfq.stat"
+}
+# fio_sum NAME FIELD: terse fio field FIELD summed over the jobs of
+# /tmp/NAME.fio (7: read KiB/s, 8: read IOPS, 48: write KiB/s)
+fio_sum() { awk -F';' -v f="$2" 'NF > 100 { s += $f } END { print s + 0 }' "/tmp/$1.fio"; }
+# ratio_in WHAT NUM DEN LO HI: print NUM/DEN; fail unless in [LO, HI]
+ratio_in() {
+	awk -v w="$1" -v n="$2" -v d="$3" -v lo="$4" -v hi="$5" 'BEGIN {
+		r = d > 0 ? n / d : 0
+		printf "# %s: %s / %s = %.3f (want %s .. %s)\n", w, n, d, r, lo, hi
+		exit !(d > 0 && r >= lo && r <= hi) }' ||
+		fail "$1: ratio $2/$3 outside $4 .. $5"
+}

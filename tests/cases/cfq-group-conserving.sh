@@ -1,0 +1,56 @@
+#!/bin/bash
+# Weight groups are work-conserving: a lone sequential reader in a cgroup
+# of weight 100 whose sibling has weight 1000 but does no I/O gets the
+# whole disk, at least 95 % of what the same reader gets alone outside any
+# cgroup: with the sibling empty, and with a process in the sibling that
+# read 16 MiB and then sleeps (its group was served, has a queue and a
+# virtual time, and must not be idled for).
+# vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
+# timeout: 300
+set -euo pipefail
+
+rmmod hddsim 2>/dev/null || true
+modprobe hddsim || fail "modprobe hddsim failed"
+sched_set hdd0 cfq
+DEV=$(cat /sys/block/hdd0/dev)
+CG=/sys/fs/cgroup
+echo +io >$CG/cgroup.subtree_control
+cg_make wclo 100
+cg_make wchi 1000
+
+# reader CGROUP NAME: a sequential reader for 4 s
+reader() {
+	in_cgroup "$1" fio --eta=never --minimal --output="/tmp/$2.fio" \
+		--direct=1 --bs=64k --rw=read --ioengine=psync --runtime=4 \
+		--time_based --filename=/dev/hdd0 --name="$2" --offset=0 \
+		--size=512M
+}
+
+reader . alone
+alone=$(fio_sum alone 7)
+reader wclo empty
+ratio_in "next to an empty weight-1000 sibling, of alone" "$(fio_sum empty 7)" "$alone" 0.95 1.05
+
+# the sibling reads 16 MiB elsewhere, then sleeps with its queue alive
+in_cgroup wchi bash -c 'dd if=/dev/hdd0 of=/dev/null bs=64k count=256 \
+	skip=32768 iflag=direct 2>/dev/null; exec sleep 60' &
+sleeper=$!
+for _ in $(seq 100); do
+	[ "$(cg_stat wchi "$DEV" rbytes)" = 16777216 ] && break
+	sleep 0.1
+done
+[ "$(cg_stat wchi "$DEV" rbytes)" = 16777216 ] || fail "the sibling's 16 MiB read did not finish"
+reader wclo idle
+ratio_in "next to an idle weight-1000 sibling, of alone" "$(fio_sum idle 7)" "$alone" 0.95 1.05
+# the sleep is a child of $!: end everything in the cgroup
+echo 1 >$CG/wchi/cgroup.kill
+wait $sleeper 2>/dev/null || true
+for _ in $(seq 50); do
+	[ -z "$(cat $CG/wchi/cgroup.procs)" ] && break
+	sleep 0.1
+done
+
+rmdir $CG/wclo $CG/wchi
+sched_set hdd0 none
+rmmod hddsim
