@@ -80,6 +80,7 @@ log "pattern: $procs processes, $phases distinct phases, common range $maxfirst.
 [ "$setup" -ge 1 ] && [ "$merged" -ge 1 ] ||
 	fail "cooperators=Y: $setup setup merge and $merged merged into notes"
 on=$kib
+cp /tmp/trace.txt /tmp/trace-on.txt
 
 echo N >$P
 readers 4 1G
@@ -88,7 +89,8 @@ readers 4 1G
 off=$kib
 # on a debug kernel (CFQ_SLOW > 1) the CPU, not the disk, sets the pace
 [ "${CFQ_SLOW:-1}" != 1 ] || [ "$on" -ge $((2 * off)) ] ||
-	fail "interleaved readers: $on KiB/s with cooperators, not 2 x $off without"
+	{ grep -E " m " /tmp/trace-on.txt | grep -v dispatch | head -100
+	  fail "interleaved readers: $on KiB/s with cooperators, not 2 x $off without"; }
 
 echo Y >$P
 readers 2 16M
