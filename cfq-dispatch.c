@@ -334,11 +334,6 @@ bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 }
 
 /*
- * The active sync queue has run dry and everything it dispatched has
- * completed: arm the idle timer, unless the process is gone or its think
- * time is longer than what is left of the slice.
- */
-/*
  * group_idle: @cfqq is the last busy queue of its group and other groups
  * wait. Rather than hand the disk to another group as soon as the group's
  * requests are all in flight, wait up to group_idle for the group's next
@@ -357,6 +352,11 @@ static bool cfq_group_idle_ok(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	       !cfq_ttime_big(&cfqg->ttime, cfqd->cfq_group_idle);
 }
 
+/*
+ * The active sync queue has run dry and everything it dispatched has
+ * completed: arm the idle timer, unless the process is gone or its think
+ * time is longer than what is left of the slice.
+ */
 static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
@@ -419,7 +419,7 @@ out:
 /* Keep the active queue, or expire it and activate the next one. */
 static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 {
-	struct cfq_queue *cfqq = cfqd->active_queue;
+	struct cfq_queue *cfqq = cfqd->active_queue, *new_cfqq;
 
 	if (!cfqq)
 		return cfq_set_next_queue(cfqd, now);
@@ -429,6 +429,25 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	/* the group is backlogged again: charge it while it is on the tree */
 	if (cfqq->wait_busy && !RB_EMPTY_ROOT(&cfqq->sort_list))
 		goto expire;
+
+	/*
+	 * The active queue ran dry or would seek, and another queue's next
+	 * request starts where the active queue's last dispatch ended: serve
+	 * that one now and merge the two (cfq-coop.c).
+	 */
+	if (cfqq->slice_dispatch && (RB_EMPTY_ROOT(&cfqq->sort_list) ||
+	    blk_rq_pos(cfqq->next_rq) != cfqd->last_position)) {
+		new_cfqq = cfq_close_cooperator(cfqd, cfqq, now);
+		if (new_cfqq) {
+			cfq_log_cfqq(cfqd, cfqq, "close cooperator cfq%d",
+				     new_cfqq->pid);
+			if (!cfqq->new_cfqq)
+				cfq_setup_merge(cfqd, cfqq, new_cfqq);
+			cfq_slice_expired(cfqd, false);
+			cfq_set_active_queue(cfqd, new_cfqq, now);
+			return new_cfqq;
+		}
+	}
 	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
 		return cfqq;
 	if (cfqd->idling)
@@ -687,7 +706,8 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		}
 		if (cfq_slice_used(cfqq, now) || cfq_class_idle(cfqq))
 			cfq_slice_expired(cfqd, true);
-		else if (sync && RB_EMPTY_ROOT(&cfqq->sort_list))
+		else if (sync && RB_EMPTY_ROOT(&cfqq->sort_list) &&
+			 !cfq_close_cooperator(cfqd, cfqq, now))
 			cfq_arm_slice_timer(cfqd, now);
 	} else if (cfqd->active_queue &&
 		   cfqd->active_queue->cfqg == cfqq->cfqg &&

@@ -126,7 +126,13 @@ struct cfq_queue {
 	/* enqueue heuristics */
 	u32 seek_history;
 	sector_t last_request_pos;
-	struct cfq_ttime ttime;	/* the owning process's think time */
+	struct cfq_ttime ttime;	/* think time of the process(es) */
+
+	/* close cooperators (cfq-coop.c) */
+	struct rb_node p_node;		/* on p_root by next_rq's sector */
+	struct rb_root *p_root;		/* the group's prio tree, or NULL */
+	struct cfq_queue *new_cfqq;	/* pending merge target: a reference */
+	int procs;			/* io contexts whose sync queue it is */
 
 	unsigned int on_rr:1;		/* on a service tree (busy) */
 	unsigned int wait_request:1;	/* idle timer armed for this queue */
@@ -137,8 +143,11 @@ struct cfq_queue {
 	unsigned int slice_new:1;	/* slice not started (no completion) */
 	unsigned int sync:1;
 	unsigned int deep:1;		/* has shown queue depth >= 4 */
-	unsigned int exited:1;		/* owning process is gone */
+	unsigned int exited:1;		/* no process uses it any more */
 	unsigned int wait_busy:1;	/* slice stretched to keep the group */
+	unsigned int coop:1;		/* merged: shared by processes */
+	unsigned int contig:1;		/* last request continued the one before */
+	unsigned int split_coop:1;	/* merged and turned seeky: split */
 };
 
 /* Per io_context x device: the process's queues on this device */
@@ -197,6 +206,8 @@ struct cfq_group {
 	struct cfq_rb_root service_tree_idle;
 
 	unsigned int nr_cfqq;		/* busy queues of this group */
+	/* busy sync queues by next_rq sector, per ioprio level (zeroed: empty) */
+	struct rb_root prio_trees[IOPRIO_NR_LEVELS];
 	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
 	unsigned int busy_queues_avg[CFQ_PRIO_NR];
 	int dispatched;			/* requests in the driver */
@@ -532,6 +543,52 @@ static inline bool cfq_ttime_big(struct cfq_ttime *t, u64 idle)
 	return t->ttime_samples > CFQ_TTIME_VALID && t->ttime_mean > idle;
 }
 
+/*
+ * A prio tree holds the busy sync queues of a (group, ioprio level)
+ * keyed by the start sector of their next request; equal keys go right.
+ */
+static inline void cfq_prio_tree_insert(struct rb_root *root,
+					struct cfq_queue *cfqq)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	sector_t pos = blk_rq_pos(cfqq->next_rq);
+
+	while (*p) {
+		struct cfq_queue *q = rb_entry(*p, struct cfq_queue, p_node);
+
+		parent = *p;
+		if (pos < blk_rq_pos(q->next_rq))
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&cfqq->p_node, parent, p);
+	rb_insert_color(&cfqq->p_node, root);
+	cfqq->p_root = root;
+}
+
+static inline void cfq_prio_tree_erase(struct cfq_queue *cfqq)
+{
+	rb_erase(&cfqq->p_node, cfqq->p_root);
+	cfqq->p_root = NULL;
+}
+
+/* A queue of a prio tree whose next request starts at @pos, or NULL. */
+static inline struct cfq_queue *cfq_prio_tree_lookup(struct rb_root *root,
+						     sector_t pos)
+{
+	struct rb_node *n = root->rb_node;
+
+	while (n) {
+		struct cfq_queue *q = rb_entry(n, struct cfq_queue, p_node);
+
+		if (pos == blk_rq_pos(q->next_rq))
+			return q;
+		n = pos < blk_rq_pos(q->next_rq) ? n->rb_left : n->rb_right;
+	}
+	return NULL;
+}
+
 /* cfq-group.c */
 int cfq_register_policy(void);
 void cfq_unregister_policy(void);
@@ -566,6 +623,7 @@ void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now);
 
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);
+void cfq_exit_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			  bool add_front);
 void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
@@ -584,6 +642,18 @@ struct request *cfq_dispatch_request(struct blk_mq_hw_ctx *hctx);
 bool cfq_has_work(struct blk_mq_hw_ctx *hctx);
 void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   struct request *rq);
+
+/* cfq-coop.c */
+void cfq_prio_tree_add(struct cfq_queue *cfqq);
+struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
+				       struct cfq_queue *cur, u64 now);
+void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+		     struct cfq_queue *new_cfqq);
+struct cfq_queue *cfq_coop_merge_rq(struct cfq_data *cfqd,
+				    struct cfq_io_cq *cic,
+				    struct cfq_queue *cfqq, struct request *rq);
+struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				 struct cfq_queue *cfqq);
 
 /* cfq-sysfs.c */
 extern struct elv_fs_entry cfq_attrs[];

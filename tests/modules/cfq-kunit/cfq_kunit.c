@@ -185,6 +185,47 @@ static void cfq_test_choose_req(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, cfq_choose_req(b, far, 1100, 0, 2), far);
 }
 
+/*
+ * Close cooperators: the prio tree finds a queue whose next request starts
+ * exactly at a given sector (where the last dispatch ended).
+ */
+static void cfq_test_prio_tree_lookup(struct kunit *test)
+{
+	static const sector_t pos[] = { 2000, 1000, 5000, 1000 };
+	struct rb_root root = RB_ROOT;
+	struct cfq_queue *q, *found;
+	int i;
+
+	q = kunit_kcalloc(test, ARRAY_SIZE(pos), sizeof(*q), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 1000));
+	for (i = 0; i < ARRAY_SIZE(pos); i++) {
+		q[i].next_rq = cfq_test_rq(test, NULL, pos[i]);
+		cfq_prio_tree_insert(&root, &q[i]);
+		KUNIT_EXPECT_PTR_EQ(test, q[i].p_root, &root);
+	}
+
+	KUNIT_EXPECT_PTR_EQ(test, cfq_prio_tree_lookup(&root, 2000), &q[0]);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_prio_tree_lookup(&root, 5000), &q[2]);
+	/* equal keys are all kept: either queue is an answer */
+	found = cfq_prio_tree_lookup(&root, 1000);
+	KUNIT_EXPECT_TRUE(test, found == &q[1] || found == &q[3]);
+	/* near is not close: a cooperator continues the stream exactly */
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 999));
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 1001));
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 0));
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 6000));
+
+	/* erased queues are gone from the search, the others stay */
+	cfq_prio_tree_erase(found);
+	KUNIT_EXPECT_NULL(test, found->p_root);
+	KUNIT_EXPECT_PTR_EQ(test, cfq_prio_tree_lookup(&root, 1000),
+			    found == &q[1] ? &q[3] : &q[1]);
+	cfq_prio_tree_erase(&q[0]);
+	KUNIT_EXPECT_NULL(test, cfq_prio_tree_lookup(&root, 2000));
+	KUNIT_EXPECT_PTR_EQ(test, cfq_prio_tree_lookup(&root, 5000), &q[2]);
+}
+
 static void cfq_test_ttime(struct kunit *test)
 {
 	struct cfq_ttime t = { };
@@ -246,6 +287,7 @@ static struct kunit_suite cfq_tree_suite = {
 static struct kunit_case cfq_select_cases[] = {
 	KUNIT_CASE(cfq_test_window_pick),
 	KUNIT_CASE(cfq_test_choose_req),
+	KUNIT_CASE(cfq_test_prio_tree_lookup),
 	{}
 };
 
