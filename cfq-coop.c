@@ -57,13 +57,19 @@ module_param_named(cooperators, cfq_cooperators, bool, 0644);
 MODULE_PARM_DESC(cooperators,
 		 "Serve and merge the sync queues of processes that read one region in turn (default Y)");
 
-/* Put @cfqq where its next request is, or take it off the prio tree. */
-void cfq_prio_tree_add(struct cfq_queue *cfqq)
+/*
+ * Put @cfqq where its next request is, or take it off the prio tree.
+ * Not on a non-rotational device: with no seek to save there, merging
+ * cooperators gains nothing (BFQ does not merge there either), and
+ * keeping the tree costs an rb-tree erase and insert per request (B5
+ * overhead, 6.12 QD1 on null_blk: 104087 IOPS with it, 104538 without).
+ */
+void __cfq_prio_tree_add(struct cfq_queue *cfqq)
 {
 	if (cfqq->p_root)
 		cfq_prio_tree_erase(cfqq);
 	if (!cfqq->sync || !cfqq->on_rr || !cfqq->next_rq ||
-	    cfq_class_idle(cfqq))
+	    cfq_class_idle(cfqq) || blk_queue_nonrot(cfqq->cfqd->queue))
 		return;
 	cfq_prio_tree_insert(&cfqq->cfqg->prio_trees[cfqq->ioprio], cfqq);
 }
@@ -106,13 +112,12 @@ static bool cfq_may_cooperate(struct cfq_queue *cur, struct cfq_queue *cfqq,
  * the workload slice in progress: cooperators must not keep the disk for
  * ever.
  */
-struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
-				       struct cfq_queue *cur, u64 now)
+struct cfq_queue *__cfq_close_cooperator(struct cfq_data *cfqd,
+					 struct cfq_queue *cur, u64 now)
 {
 	struct cfq_queue *cfqq;
 
-	if (!READ_ONCE(cfq_cooperators) || cur->cfqg->nr_cfqq == 1 ||
-	    now > cfqd->workload_expires)
+	if (!READ_ONCE(cfq_cooperators) || now > cfqd->workload_expires)
 		return NULL;
 	cfqq = cfq_prio_tree_lookup(&cur->cfqg->prio_trees[cur->ioprio],
 				    cfqd->last_position);
@@ -186,6 +191,7 @@ static bool cfq_rq_cooperates(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	sector_t pos = blk_rq_pos(rq);
 
 	return READ_ONCE(cfq_cooperators) && active &&
+	       !blk_queue_nonrot(cfqd->queue) &&
 	       ((active->slice_dispatch && pos == cfqd->last_position) ||
 		pos == active->last_request_pos) &&
 	       cfq_may_cooperate(active, cfqq, cfqq->last_request_pos &&
@@ -197,9 +203,9 @@ static bool cfq_rq_cooperates(struct cfq_data *cfqd, struct cfq_queue *cfqq,
  * a pending merge, or merge at once with the queue in service if @rq
  * makes them cooperators. Returns the queue @rq joins.
  */
-struct cfq_queue *cfq_coop_merge_rq(struct cfq_data *cfqd,
-				    struct cfq_io_cq *cic,
-				    struct cfq_queue *cfqq, struct request *rq)
+struct cfq_queue *__cfq_coop_merge_rq(struct cfq_data *cfqd,
+				      struct cfq_io_cq *cic,
+				      struct cfq_queue *cfqq, struct request *rq)
 {
 	if (!cfqq->new_cfqq && cfq_rq_cooperates(cfqd, cfqq, rq))
 		cfq_setup_merge(cfqd, cfqq, cfqd->active_queue);

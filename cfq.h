@@ -644,14 +644,46 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   struct request *rq);
 
 /* cfq-coop.c */
-void cfq_prio_tree_add(struct cfq_queue *cfqq);
-struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
-				       struct cfq_queue *cur, u64 now);
+void __cfq_prio_tree_add(struct cfq_queue *cfqq);
+struct cfq_queue *__cfq_close_cooperator(struct cfq_data *cfqd,
+					 struct cfq_queue *cur, u64 now);
 void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		     struct cfq_queue *new_cfqq);
-struct cfq_queue *cfq_coop_merge_rq(struct cfq_data *cfqd,
-				    struct cfq_io_cq *cic,
-				    struct cfq_queue *cfqq, struct request *rq);
+struct cfq_queue *__cfq_coop_merge_rq(struct cfq_data *cfqd,
+				      struct cfq_io_cq *cic,
+				      struct cfq_queue *cfqq, struct request *rq);
+
+/*
+ * The per-request hooks of cfq-coop.c, with their common cases decided
+ * inline: a single queue on a non-rotational device (B5, 6.12 QD1) paid
+ * about 100 ns of guest time per I/O for the calls alone.
+ */
+static inline void cfq_prio_tree_add(struct cfq_queue *cfqq)
+{
+	if (cfqq->p_root ||
+	    (cfqq->sync && !blk_queue_nonrot(cfqq->cfqd->queue)))
+		__cfq_prio_tree_add(cfqq);
+}
+
+static inline struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd,
+						     struct cfq_queue *cur,
+						     u64 now)
+{
+	if (cur->cfqg->nr_cfqq == 1)
+		return NULL;
+	return __cfq_close_cooperator(cfqd, cur, now);
+}
+
+static inline struct cfq_queue *cfq_coop_merge_rq(struct cfq_data *cfqd,
+						  struct cfq_io_cq *cic,
+						  struct cfq_queue *cfqq,
+						  struct request *rq)
+{
+	if (!cfqq->new_cfqq &&
+	    (!cfqd->active_queue || cfqd->active_queue == cfqq))
+		return cfqq;
+	return __cfq_coop_merge_rq(cfqd, cic, cfqq, rq);
+}
 struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 				 struct cfq_queue *cfqq);
 
