@@ -44,17 +44,18 @@ echo +io >$CG/cgroup.subtree_control
 mkdir -p $CG/p
 echo +io >$CG/p/cgroup.subtree_control
 
-# three readers/writers that the cgroup moves follow around
+# three readers/writers that the cgroup moves follow around; they run
+# until killed at the end (600 s ran out on a loaded debug kernel)
 pids=
 for j in 1 2 3; do
-	fio --eta=never --direct=1 --bs=4k --rw=randrw --runtime=600 --time_based \
+	fio --eta=never --direct=1 --bs=4k --rw=randrw --runtime=3600 --time_based \
 		--filename=/dev/nullb0 --name=w$j --size=64M \
 		--output=/tmp/churn$j.fio &
 	pids="$pids $!"
 done
 # and one with many requests queued at every rmdir
 fio --eta=never --direct=1 --bs=4k --rw=randread --ioengine=libaio --iodepth=16 \
-	--runtime=600 --time_based --filename=/dev/nullb0 --name=aio \
+	--runtime=3600 --time_based --filename=/dev/nullb0 --name=aio \
 	--offset=512M --size=256M --output=/tmp/churn-aio.fio &
 aio=$!
 sleep 1
