@@ -11,8 +11,6 @@
 # timeout: 200
 set -euo pipefail
 
-# a case that failed before its umount leaves hdd0 mounted
-awk '$1 ~ "^/dev/hdd" { print $2 }' /proc/mounts | xargs -r umount
 rmmod hddsim 2>/dev/null || true
 modprobe hddsim || fail "modprobe hddsim failed"
 modprobe ext4 || fail "modprobe ext4 failed"
