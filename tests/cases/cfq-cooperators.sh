@@ -90,13 +90,15 @@ readers 4 1G
 off=$kib
 echo Y >$P
 
-# Which queues merge first depends on the order in which the four
-# processes' first requests arrive. Every start measured here gave
-# 168-170 MB/s with cooperators against 38-41 without (over 20 runs on
-# 6.1 and 6.12), but one start on CI (6.1) fell below 2x, its numbers lost.
-# A process that falls behind the merged others probably stays there
-# (a queue joins only where the stream continues exactly), so up to
-# three starts are measured, each logged with its cooperator notes.
+# Four processes that share a queue stay in step only if each sends its
+# next request before the head passes it. Measured on 6.1, 64 starts in
+# two boots: 60 read 166-170 MB/s (38-41 without cooperators), 4 fell out
+# of step (5 merges, 4-7 splits: the shared queue turned seeky, split,
+# merged again) and read 80-97 MB/s; one such start in the CI's 6.1 run
+# and one here read 44. (Counting a request behind the head as a seek
+# only beyond CFQ's 400 KiB made it worse: 3 of 40 starts stayed merged
+# out of step at 26-70 MB/s.) So up to three starts are measured, each
+# logged with its cooperator notes.
 # On a debug kernel (CFQ_SLOW > 1) the CPU, not the disk, sets the pace:
 # only the notes count there.
 for try in 2 3; do
