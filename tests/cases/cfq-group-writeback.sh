@@ -6,7 +6,7 @@
 # 3 s after the first 2 s, are 1.5 .. 2.5 times the lighter's on 6.12.
 # Without cfq's per-group share of the write tags (cfq_group_write_depth())
 # the flushers share the tags evenly and this was 1.32 (6.12) and 1.44
-# (6.1); with it 1.79 .. 2.01 (6.12, four runs in one boot).
+# (6.1); with it 1.60 .. 2.17 (6.12, six runs, four of them in one boot).
 # On 6.1 the split is not held: 0.76 .. 3.41 in 25 runs of this case and
 # of variants (mounted data=writeback or commit=60, nr_requests=512, the
 # memory controller left on), most of them repeated in one boot, with
