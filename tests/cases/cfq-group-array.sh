@@ -22,13 +22,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim array=1 spindles=8 chunk_kb=64 capacity_mb=8192 ||
-	fail "modprobe hddsim array=1 failed"
-# io.cfq.weight exists once cfq, and so its blkcg policy, is loaded
-modprobe cfq || fail "modprobe cfq failed"
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
+hdd_setup array=1 spindles=8 chunk_kb=64 capacity_mb=8192
 cg_make ar100 100
 cg_make ar200 200
 
@@ -67,6 +61,4 @@ log "groups left the tree: weight 100 $(cg_stat ar100 "$dev" dequeue) times, wei
 ratio_in "cfq slice_idle=0 group_idle=8, 200:100" "$hi" "$lo" 1.7 2.3
 ratio_in "cfq total, of none's" $((lo + hi)) "$none" 0.85 10
 
-rmdir $CG/ar100 $CG/ar200
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown ar100 ar200

@@ -39,7 +39,6 @@ no_objects "cfq loaded, not in use"
 nullb_load queue_mode=2 irqmode=2 completion_nsec=1000000 gb=1
 echo 1 >/sys/block/nullb0/queue/rotational
 sched_set nullb0 cfq
-CG=/sys/fs/cgroup
 echo +io >$CG/cgroup.subtree_control
 mkdir -p $CG/p
 echo +io >$CG/p/cgroup.subtree_control

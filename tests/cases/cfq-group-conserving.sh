@@ -10,12 +10,8 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 DEV=$(cat /sys/block/hdd0/dev)
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
 cg_make wclo 100
 cg_make wchi 1000
 
@@ -51,6 +47,4 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 
-rmdir $CG/wclo $CG/wchi
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown wclo wchi

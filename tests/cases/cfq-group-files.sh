@@ -9,7 +9,6 @@ nullb_load queue_mode=2 irqmode=0 gb=1 nr_devices=2
 sched_set nullb0 cfq
 DEV=$(cat /sys/block/nullb0/dev)
 DEV1=$(cat /sys/block/nullb1/dev)
-CG=/sys/fs/cgroup
 echo +io >$CG/cgroup.subtree_control
 mkdir $CG/a
 W=$CG/a/io.cfq.weight

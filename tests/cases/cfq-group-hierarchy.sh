@@ -10,11 +10,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
+hdd_setup
 cg_make hA 200
 echo +io >$CG/hA/cgroup.subtree_control
 cg_make hA/a1 100
@@ -42,6 +38,4 @@ split "slice_idle=8"
 echo 0 >/sys/block/hdd0/queue/iosched/slice_idle
 split "slice_idle=0 group_idle=8"
 
-rmdir $CG/hA/a1 $CG/hA/a2 $CG/hA $CG/hB
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown hA/a1 hA/a2 hA hB

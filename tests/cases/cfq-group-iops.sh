@@ -10,12 +10,8 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim depth=32 || fail "modprobe hddsim depth=32 failed"
-sched_set hdd0 cfq
+hdd_setup depth=32
 echo 0 >/sys/block/hdd0/queue/iosched/slice_idle
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
 cg_make io100 100
 cg_make io200 200
 
@@ -40,6 +36,4 @@ split() {
 split "4 psync readers per group" --ioengine=psync --numjobs=4
 split "1 libaio reader of depth 16 per group" --ioengine=libaio --iodepth=16
 
-rmdir $CG/io100 $CG/io200
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown io100 io200

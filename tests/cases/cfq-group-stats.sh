@@ -10,12 +10,8 @@
 # timeout: 200
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 DEV=$(cat /sys/block/hdd0/dev)
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
 mkdir -p $CG/st
 echo +io >$CG/st/cgroup.subtree_control
 cg_make st/c 100
@@ -65,6 +61,4 @@ fi
 rmdir $CG/st/c
 expect st rbytes 67108864
 expect st wios 256
-rmdir $CG/st/idle $CG/st
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown st/idle st

@@ -11,12 +11,8 @@
 # timeout: 600
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 DEV=$(cat /sys/block/hdd0/dev)
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
 cg_make w100 100
 cg_make w200 200
 cg_make w400 400
@@ -59,6 +55,4 @@ echo 0 >/sys/block/hdd0/queue/iosched/slice_idle
 two "slice_idle=0 group_idle=8"
 three "slice_idle=0 group_idle=8"
 
-rmdir $CG/w100 $CG/w200 $CG/w400
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown w100 w200 w400

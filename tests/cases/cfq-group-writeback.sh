@@ -24,16 +24,13 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
+hdd_setup
 modprobe ext4 || fail "modprobe ext4 failed"
-sched_set hdd0 cfq
 DEV=$(cat /sys/block/hdd0/dev)
-CG=/sys/fs/cgroup
 mkfs.ext4 -q -F /dev/hdd0 || fail "mkfs.ext4 failed"
 mkdir -p /mnt/wb
 mount -t ext4 /dev/hdd0 /mnt/wb || fail "mount failed"
-echo "+io +memory" >$CG/cgroup.subtree_control
+echo +memory >$CG/cgroup.subtree_control
 cg_make wb100 100
 cg_make wb200 200
 
@@ -61,7 +58,5 @@ esac
 
 rm -f /mnt/wb/f100 /mnt/wb/f200
 umount /mnt/wb
-rmdir $CG/wb100 $CG/wb200
-echo "-memory" >$CG/cgroup.subtree_control
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown wb100 wb200
+echo -memory >$CG/cgroup.subtree_control

@@ -11,14 +11,11 @@
 # timeout: 200
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
+hdd_setup
 modprobe ext4 || fail "modprobe ext4 failed"
 mkfs.ext4 -q -F /dev/hdd0 || fail "mkfs.ext4 failed"
 mkdir -p /mnt/jr
 mount -t ext4 /dev/hdd0 /mnt/jr || fail "mount failed"
-CG=/sys/fs/cgroup
-echo +io >$CG/cgroup.subtree_control
 mkdir -p $CG/jr
 
 # dsync SCHED: KiB/s of the writer for 4 s under SCHED
@@ -40,6 +37,4 @@ ratio_in "cfq of mq-deadline" "$cfq" "$dl" 0.5 100
 
 rm -f /mnt/jr/f
 umount /mnt/jr
-rmdir $CG/jr
-sched_set hdd0 none
-rmmod hddsim
+hdd_teardown jr

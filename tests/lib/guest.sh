@@ -76,7 +76,25 @@ hdd_reader() {
 fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
 fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
 
-# Weight-group helpers (cgroup v2 at /sys/fs/cgroup)
+# Weight-group helpers (cgroup v2 at /sys/fs/cgroup, $CG)
+CG=/sys/fs/cgroup
+# hdd_setup [HDDSIM-PARAM...]: a fresh emulated disk hdd0 under cfq, and
+# the io controller on for the root's children
+hdd_setup() {
+	rmmod hddsim 2>/dev/null || true
+	modprobe hddsim "$@" || fail "modprobe hddsim $* failed"
+	sched_set hdd0 cfq
+	echo +io >$CG/cgroup.subtree_control
+}
+# hdd_teardown CGROUP...: remove the cgroups (children first) and hdd0
+hdd_teardown() {
+	local c
+	for c in "$@"; do
+		rmdir "$CG/$c"
+	done
+	sched_set hdd0 none
+	rmmod hddsim
+}
 
 # in_cgroup DIR CMD...: run CMD in cgroup DIR (relative to /sys/fs/cgroup)
 in_cgroup() {
