@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one place where cfq deals with the differences between the block
- * layer APIs of the kernels it is built for (Debian's 6.1 and 6.12).
+ * layer APIs of the kernels it is built for: Debian 12's 6.1, Debian 13's
+ * 6.12 and trixie-backports' 7.3 (scripts/kernels.conf). A difference is
+ * told apart by a feature macro where the kernel has one, else by the
+ * version it came in; the .c files see one API.
  */
 #ifndef _CFQ_COMPAT_H
 #define _CFQ_COMPAT_H
 
+#include <linux/hrtimer.h>
 #include <linux/sbitmap.h>
+#include <linux/version.h>
 
 #include "blk-mq.h"
 #include "blk-wbt.h"
@@ -17,9 +22,62 @@
 #error "cfq needs a kernel with CONFIG_BLK_CGROUP (every Debian kernel has it)"
 #endif
 
-/* implemented in cfq-iosched.c, wrapped below as the elevator op */
+/* implemented in cfq-iosched.c, wrapped below as the elevator ops */
 void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				struct list_head *list, bool at_head);
+void cfq_depth_updated(struct request_queue *q);
+int cfq_init_sched(struct request_queue *q, struct elevator_queue *eq);
+
+/*
+ * init_sched() gets the elevator_queue the core allocated since 6.16, and
+ * the core drops it when init fails; before, the scheduler allocated it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define cfq_init_sched_op cfq_init_sched
+#else
+static inline int cfq_init_sched_op(struct request_queue *q,
+				    struct elevator_type *e)
+{
+	struct elevator_queue *eq = elevator_alloc(q, e);
+	int ret;
+
+	if (!eq)
+		return -ENOMEM;
+	ret = cfq_init_sched(q, eq);
+	if (ret)
+		kobject_put(&eq->kobj);
+	return ret;
+}
+#endif
+
+/* depth_updated() is told the request_queue since 6.17, a hctx before */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define cfq_depth_updated_op cfq_depth_updated
+#else
+static inline void cfq_depth_updated_op(struct blk_mq_hw_ctx *hctx)
+{
+	cfq_depth_updated(hctx->queue);
+}
+#endif
+
+/* hrtimer_setup() since 6.13; hrtimer_init() is gone in 6.16 */
+static inline void cfq_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	timer->function = fn;
+#endif
+}
+
+/* blk_queue_nonrot() became its inverse, blk_queue_rot(), after 6.12 */
+#ifdef blk_queue_nonrot
+#define cfq_queue_nonrot(q)	blk_queue_nonrot(q)
+#else
+#define cfq_queue_nonrot(q)	(!blk_queue_rot(q))
+#endif
 
 /*
  * Told apart by a feature, not a version: RQF_USE_SCHED arrived (6.5) with
@@ -48,7 +106,11 @@ static inline unsigned int cfq_shallow_depth(struct blk_mq_hw_ctx *hctx,
 	return depth;
 }
 
-/* wbt works on the gendisk, and the elevator flag keeps it off */
+/*
+ * wbt works on the gendisk; a flag keeps it off while cfq is attached: the
+ * elevator's until 6.15, the queue's QUEUE_FLAG_DISABLE_WBT_DEF since 6.16
+ */
+#ifdef ELEVATOR_FLAG_DISABLE_WBT
 static inline void cfq_wbt_disable(struct elevator_queue *eq,
 				   struct request_queue *q)
 {
@@ -62,6 +124,21 @@ static inline void cfq_wbt_enable(struct elevator_queue *eq,
 	clear_bit(ELEVATOR_FLAG_DISABLE_WBT, &eq->flags);
 	wbt_enable_default(q->disk);
 }
+#else
+static inline void cfq_wbt_disable(struct elevator_queue *eq,
+				   struct request_queue *q)
+{
+	blk_queue_flag_set(QUEUE_FLAG_DISABLE_WBT_DEF, q);
+	wbt_disable_default(q->disk);
+}
+
+static inline void cfq_wbt_enable(struct elevator_queue *eq,
+				  struct request_queue *q)
+{
+	blk_queue_flag_clear(QUEUE_FLAG_DISABLE_WBT_DEF, q);
+	wbt_enable_default(q->disk);
+}
+#endif
 
 /* blkcg policies are switched on and off per disk since 6.5 */
 static inline int cfq_activate_policy(struct request_queue *q,
@@ -83,9 +160,31 @@ static inline void cfq_deactivate_policy(struct request_queue *q,
 #define CFQ_PD_ALLOC_NODE	(disk->node_id)
 
 /*
- * MAJ:MIN parsing: blkg_conf_init/prep/exit since 6.5. cfq_conf_finish()
+ * MAJ:MIN parsing: blkg_conf_init/prep/exit since 6.5; since 7.2 the
+ * caller opens the disk first (blkg_conf_open_bdev) and undoes the two
+ * steps apart (blkg_conf_unprep, blkg_conf_close_bdev). cfq_conf_finish()
  * must follow every cfq_conf_prep(), successful or not.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+static inline int cfq_conf_prep(struct blkcg *blkcg,
+				const struct blkcg_policy *pol, char *input,
+				struct blkg_conf_ctx *ctx)
+{
+	int ret;
+
+	blkg_conf_init(ctx, input);
+	ret = blkg_conf_open_bdev(ctx);
+	return ret ?: blkg_conf_prep(blkcg, pol, ctx);
+}
+
+static inline void cfq_conf_finish(struct blkg_conf_ctx *ctx)
+{
+	if (ctx->blkg)
+		blkg_conf_unprep(ctx);
+	if (ctx->bdev)
+		blkg_conf_close_bdev(ctx);
+}
+#else
 static inline int cfq_conf_prep(struct blkcg *blkcg,
 				const struct blkcg_policy *pol, char *input,
 				struct blkg_conf_ctx *ctx)
@@ -98,6 +197,7 @@ static inline void cfq_conf_finish(struct blkg_conf_ctx *ctx)
 {
 	blkg_conf_exit(ctx);
 }
+#endif
 
 #else /* 6.1 */
 

@@ -69,7 +69,7 @@ void __cfq_prio_tree_add(struct cfq_queue *cfqq)
 	if (cfqq->p_root)
 		cfq_prio_tree_erase(cfqq);
 	if (!cfqq->sync || !cfqq->on_rr || !cfqq->next_rq ||
-	    cfq_class_idle(cfqq) || blk_queue_nonrot(cfqq->cfqd->queue))
+	    cfq_class_idle(cfqq) || cfq_queue_nonrot(cfqq->cfqd->queue))
 		return;
 	cfq_prio_tree_insert(&cfqq->cfqg->prio_trees[cfqq->ioprio], cfqq);
 }
@@ -191,7 +191,7 @@ static bool cfq_rq_cooperates(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	sector_t pos = blk_rq_pos(rq);
 
 	return READ_ONCE(cfq_cooperators) && active &&
-	       !blk_queue_nonrot(cfqd->queue) &&
+	       !cfq_queue_nonrot(cfqd->queue) &&
 	       ((active->slice_dispatch && pos == cfqd->last_position) ||
 		pos == active->last_request_pos) &&
 	       cfq_may_cooperate(active, cfqq, cfqq->last_request_pos &&

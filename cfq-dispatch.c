@@ -327,7 +327,7 @@ bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (!cfqd->cfq_slice_idle || cfq_class_idle(cfqq) || !st)
 		return false;
 	if (cfqq->idle_window &&
-	    !(blk_queue_nonrot(cfqd->queue) && cfqd->hw_tag))
+	    !(cfq_queue_nonrot(cfqd->queue) && cfqd->hw_tag))
 		return true;
 	return st->count == 1 && cfqq->sync &&
 	       !cfq_ttime_big(&st->ttime, cfqd->cfq_slice_idle);

@@ -52,7 +52,6 @@
 #include <linux/wait_bit.h>
 
 #include "cfq.h"
-#include "cfq-compat.h"
 
 #define CFQ_WEIGHT_LEGACY_MIN	10
 #define CFQ_WEIGHT_LEGACY_MAX	1000

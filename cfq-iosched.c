@@ -60,7 +60,6 @@
 #include "blk-mq.h"
 #include "blk-mq-sched.h"
 #include "cfq.h"
-#include "cfq-compat.h"
 
 static struct kmem_cache *cfq_pool;
 
@@ -498,7 +497,7 @@ static void cfq_update_io_seektime(struct cfq_data *cfqd,
 		sdist = pos > last ? pos - last : last - pos;
 	cfqq->contig = last && !sdist;
 	cfqq->seek_history <<= 1;
-	if (blk_queue_nonrot(cfqd->queue))
+	if (cfq_queue_nonrot(cfqd->queue))
 		cfqq->seek_history |= blk_rq_sectors(rq) < CFQQ_SECT_THR_NONROT;
 	else
 		cfqq->seek_history |= sdist > CFQQ_SEEK_THR ||
@@ -884,44 +883,47 @@ static void cfq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 	}
 }
 
-static void cfq_depth_updated(struct blk_mq_hw_ctx *hctx)
+/* Every hardware queue has sched_tags of nr_requests: the limits are common */
+void cfq_depth_updated(struct request_queue *q)
 {
-	struct cfq_data *cfqd = hctx->queue->elevator->elevator_data;
-	unsigned int nr = hctx->queue->nr_requests;
+	struct cfq_data *cfqd = q->elevator->elevator_data;
+	unsigned int nr = q->nr_requests;
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
 
-	cfqd->async_depth[0] = cfq_shallow_depth(hctx, max(nr / 2, 1U));
-	cfqd->async_depth[1] = cfq_shallow_depth(hctx, max(nr * 3 / 4, 1U));
-	sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags, 1);
+	queue_for_each_hw_ctx(q, hctx, i) {
+		cfqd->async_depth[0] = cfq_shallow_depth(hctx, max(nr / 2, 1U));
+		cfqd->async_depth[1] = cfq_shallow_depth(hctx,
+							 max(nr * 3 / 4, 1U));
+		sbitmap_queue_min_shallow_depth(&hctx->sched_tags->bitmap_tags,
+						1);
+	}
 }
 
 static int cfq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int hctx_idx)
 {
-	cfq_depth_updated(hctx);
+	cfq_depth_updated(hctx->queue);
 	return 0;
 }
 
 /*
  * Elevator set-up
  */
-static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
+/* @eq is the caller's: it drops @eq when this fails (cfq_init_sched_op) */
+int cfq_init_sched(struct request_queue *q, struct elevator_queue *eq)
 {
-	struct elevator_queue *eq;
 	struct cfq_data *cfqd;
 	u64 now = ktime_get_ns();
 
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
 	cfqd = kzalloc_node(sizeof(*cfqd), GFP_KERNEL, q->node);
 	if (!cfqd)
-		goto put_eq;
+		return -ENOMEM;
 	eq->elevator_data = cfqd;
 	cfqd->queue = q;
 
 	spin_lock_init(&cfqd->lock);
 	INIT_LIST_HEAD(&cfqd->dispatch);
-	hrtimer_init(&cfqd->idle_slice_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	cfqd->idle_slice_timer.function = cfq_idle_slice_timer;
+	cfq_hrtimer_setup(&cfqd->idle_slice_timer, cfq_idle_slice_timer);
 
 	cfq_init_tunables(cfqd);
 	cfqd->hw_tag = -1;
@@ -952,8 +954,6 @@ static int cfq_init_sched(struct request_queue *q, struct elevator_type *e)
 free_cfqd:
 	/* the caller resets q->elevator */
 	kfree(cfqd);
-put_eq:
-	kobject_put(&eq->kobj);
 	return -ENOMEM;
 }
 
@@ -980,7 +980,7 @@ static void cfq_exit_sched(struct elevator_queue *e)
 static struct elevator_type iosched_cfq = {
 	.ops = {
 		.limit_depth		= cfq_limit_depth,
-		.depth_updated		= cfq_depth_updated,
+		.depth_updated		= cfq_depth_updated_op,
 		.init_hctx		= cfq_init_hctx,
 		.prepare_request	= cfq_prepare_request,
 		.insert_requests	= cfq_insert_requests_op,
@@ -996,7 +996,7 @@ static struct elevator_type iosched_cfq = {
 		.next_request		= elv_rb_latter_request,
 		.former_request		= elv_rb_former_request,
 		.exit_icq		= cfq_exit_icq,
-		.init_sched		= cfq_init_sched,
+		.init_sched		= cfq_init_sched_op,
 		.exit_sched		= cfq_exit_sched,
 	},
 	.icq_size	= sizeof(struct cfq_io_cq),

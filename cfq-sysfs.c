@@ -24,7 +24,7 @@ void cfq_init_tunables(struct cfq_data *cfqd)
 	cfqd->cfq_slice[1] = CFQ_SLICE_SYNC;
 	cfqd->cfq_slice_async_rq = CFQ_SLICE_ASYNC_RQ;
 	/* idling does not pay off where seeks are free */
-	cfqd->cfq_slice_idle = blk_queue_nonrot(cfqd->queue) ? 0 :
+	cfqd->cfq_slice_idle = cfq_queue_nonrot(cfqd->queue) ? 0 :
 			       CFQ_SLICE_IDLE;
 	cfqd->cfq_group_idle = CFQ_GROUP_IDLE;
 	cfqd->cfq_latency = 1;

@@ -27,6 +27,7 @@
 #include "elevator.h"
 #include "blk-cgroup.h"
 #include "blk-cgroup-rwstat.h"
+#include "cfq-compat.h"
 
 /* Tunable defaults (times in ns, as stored) */
 #define CFQ_QUANTUM		8
@@ -661,7 +662,7 @@ struct cfq_queue *__cfq_coop_merge_rq(struct cfq_data *cfqd,
 static inline void cfq_prio_tree_add(struct cfq_queue *cfqq)
 {
 	if (cfqq->p_root ||
-	    (cfqq->sync && !blk_queue_nonrot(cfqq->cfqd->queue)))
+	    (cfqq->sync && !cfq_queue_nonrot(cfqq->cfqd->queue)))
 		__cfq_prio_tree_add(cfqq);
 }
 

@@ -112,7 +112,15 @@
 #include <linux/rwsem.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/version.h>
 #include <linux/xarray.h>
+
+/* Merging is what blk-mq does unless told not to since 6.14 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#define HDDSIM_MQ_F_MERGE	0
+#else
+#define HDDSIM_MQ_F_MERGE	BLK_MQ_F_SHOULD_MERGE
+#endif
 
 #define HDDSIM_MAX_DEVICES	16
 #define HDDSIM_MAX_DEPTH	32
@@ -795,8 +803,13 @@ static int hddsim_add(unsigned int index, unsigned int nr_spindles,
 		/* parked at sector 0 */
 		sp->free_at = d->epoch;
 		sp->media_at = d->epoch;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+		hrtimer_setup(&sp->timer, hddsim_timer_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_ABS);
+#else
 		hrtimer_init(&sp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 		sp->timer.function = hddsim_timer_fn;
+#endif
 	}
 
 	d->set.ops = &hddsim_mq_ops;
@@ -805,7 +818,7 @@ static int hddsim_add(unsigned int index, unsigned int nr_spindles,
 	d->set.numa_node = NUMA_NO_NODE;
 	d->set.cmd_size = sizeof(struct hddsim_cmd);
 	/* blocking: queue_rq allocates pages with GFP_NOIO */
-	d->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	d->set.flags = HDDSIM_MQ_F_MERGE | BLK_MQ_F_BLOCKING;
 	ret = blk_mq_alloc_tag_set(&d->set);
 	if (ret)
 		goto out_free;

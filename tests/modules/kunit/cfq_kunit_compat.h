@@ -17,6 +17,14 @@
 #include <kunit/test.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/version.h>
+
+/* __kunit_test_suites_init() is told whether to run the suites after 6.12 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define __CFQ_KUNIT_RUN	, true
+#else
+#define __CFQ_KUNIT_RUN
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #define CFQ_KUNIT_SUITES(...) kunit_test_suites(__VA_ARGS__)
@@ -29,7 +37,8 @@
 	static int __init prefix##_init(void)				\
 	{								\
 		return __kunit_test_suites_init(prefix##_suites,	\
-						ARRAY_SIZE(prefix##_suites)); \
+						ARRAY_SIZE(prefix##_suites) \
+						__CFQ_KUNIT_RUN);	\
 	}								\
 	module_init(prefix##_init);					\
 									\
