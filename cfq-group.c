@@ -30,8 +30,10 @@
  *    tree or with queues is never freed;
  *  - every group holds one on its parent, dropped when it is freed, so
  *    the parent chain used for shares and stats is always valid.
- * The last put frees the group; it touches no scheduler state, so it may
- * run from pd_free without cfqd->lock. After pd_offline the group is
+ * The last put frees the group after an RCU grace period (the printers
+ * of the cgroup files may be reading it, see cfqg_stats_read()); it
+ * touches no scheduler state, so it may run from pd_free without
+ * cfqd->lock. After pd_offline the group is
  * marked offline: requests are mapped to its nearest online ancestor, its
  * async queues are released (they drain where they are), its counters go
  * to the parent, and late updates (requests that complete afterwards) are
@@ -42,7 +44,11 @@
  * Locking: weights are written under blkcg->lock or queue_lock and read
  * by the scheduler under cfqd->lock (single words, READ_ONCE); policy
  * callbacks run under queue_lock and take cfqd->lock inside it, never the
- * other way round.
+ * other way round. The cgroup files' printers run under queue_lock up to
+ * 7.1 and under rcu_read_lock() alone from 7.2: they read weights with
+ * READ_ONCE and counters under cfqd->lock, and rely on RCU for the rest
+ * (the blkg, its pd, the group and cfqd are all freed after a grace
+ * period).
  */
 #include <linux/atomic.h>
 #include <linux/cgroup.h>
@@ -96,14 +102,20 @@ void cfqg_get(struct cfq_group *cfqg)
 	refcount_inc(&cfqg->ref);
 }
 
+static void cfqg_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(cfq_group_pool,
+			container_of(head, struct cfq_group, rcu_head));
+	if (atomic_dec_and_test(&cfq_nr_groups))
+		wake_up_var(&cfq_nr_groups);
+}
+
 void cfqg_put(struct cfq_group *cfqg)
 {
 	while (cfqg && refcount_dec_and_test(&cfqg->ref)) {
 		struct cfq_group *parent = cfqg->parent;
 
-		kmem_cache_free(cfq_group_pool, cfqg);
-		if (atomic_dec_and_test(&cfq_nr_groups))
-			wake_up_var(&cfq_nr_groups);
+		call_rcu(&cfqg->rcu_head, cfqg_free_rcu);
 		cfqg = parent;
 	}
 }
@@ -777,9 +789,9 @@ static int cfq_set_dev_weight(struct blkcg *blkcg, char *buf, bool leaf,
 		goto out;
 	cfqg = blkg_to_cfqg(ctx.blkg);
 	if (!leaf || both)
-		cfqg->dev_weight = v;
+		WRITE_ONCE(cfqg->dev_weight, v);
 	if (leaf || both)
-		cfqg->dev_leaf_weight = v;
+		WRITE_ONCE(cfqg->dev_leaf_weight, v);
 	cfqg_update_weights(cfqg, blkcg);
 out:
 	cfq_conf_finish(&ctx);
@@ -802,7 +814,8 @@ static u64 cfqg_prfill_dev_weight(struct seq_file *sf,
 				  struct blkg_policy_data *pd, int leaf)
 {
 	struct cfq_group *cfqg = pd_to_cfqg(pd);
-	unsigned int v = leaf ? cfqg->dev_leaf_weight : cfqg->dev_weight;
+	unsigned int v = leaf ? READ_ONCE(cfqg->dev_leaf_weight) :
+			 READ_ONCE(cfqg->dev_weight);
 
 	return v ? __blkg_prfill_u64(sf, pd, v) : 0;
 }
@@ -893,15 +906,29 @@ static ssize_t cfq_write_weight_device(struct kernfs_open_file *of, char *buf,
 #define CFQ_STAT_SECTORS	(1 << 18)
 #define CFQ_STAT_OFF(x)		((x) & 0xffff)
 
-/* @blkg's counters and those of its online descendants (queue_lock held) */
-static void cfqg_stats_sum(struct blkcg_gq *blkg, struct cfqg_stats *sum)
+/*
+ * A group's counters, with those of its online descendants if @recursive,
+ * copied under cfqd->lock: pd_offline moves a removed child's counters to
+ * its parent under that lock, so a sum taken without it could count them
+ * twice or not at all. Called by the printers (under RCU, see the top of
+ * this file).
+ */
+static void cfqg_stats_read(struct blkg_policy_data *pd, bool recursive,
+			    struct cfqg_stats *sum)
 {
+	struct cfq_group *cfqg = pd_to_cfqg(pd);
 	struct cgroup_subsys_state *pos_css;
 	struct blkcg_gq *pos_blkg;
+	unsigned long flags;
 
+	spin_lock_irqsave(&cfqg->cfqd->lock, flags);
+	if (!recursive) {
+		*sum = cfqg->stats;
+		goto unlock;
+	}
 	memset(sum, 0, sizeof(*sum));
 	rcu_read_lock();
-	blkg_for_each_descendant_pre(pos_blkg, pos_css, blkg) {
+	blkg_for_each_descendant_pre(pos_blkg, pos_css, pd_to_blkg(pd)) {
 		struct cfq_group *pos = blkg_to_cfqg(pos_blkg);
 
 		if (!pos || !pos->online)
@@ -910,15 +937,8 @@ static void cfqg_stats_sum(struct blkcg_gq *blkg, struct cfqg_stats *sum)
 		cfqg_stats_add(sum, &pos->dead_stats);
 	}
 	rcu_read_unlock();
-}
-
-static const struct cfqg_stats *cfqg_stats_for(struct blkg_policy_data *pd,
-					       int priv, struct cfqg_stats *sum)
-{
-	if (!(priv & CFQ_STAT_RECURSIVE))
-		return &pd_to_cfqg(pd)->stats;
-	cfqg_stats_sum(pd_to_blkg(pd), sum);
-	return sum;
+unlock:
+	spin_unlock_irqrestore(&cfqg->cfqd->lock, flags);
 }
 
 static u64 cfqg_prfill_rwstat(struct seq_file *sf, struct blkg_policy_data *pd,
@@ -929,7 +949,8 @@ static u64 cfqg_prfill_rwstat(struct seq_file *sf, struct blkg_policy_data *pd,
 	const u64 *cnt;
 	int i;
 
-	cnt = (void *)cfqg_stats_for(pd, priv, &sum) + CFQ_STAT_OFF(priv);
+	cfqg_stats_read(pd, priv & CFQ_STAT_RECURSIVE, &sum);
+	cnt = (void *)&sum + CFQ_STAT_OFF(priv);
 	for (i = 0; i < BLKG_RWSTAT_NR; i++)
 		sample.cnt[i] = cnt[i];
 	return __blkg_prfill_rwstat(sf, pd, &sample);
@@ -938,16 +959,15 @@ static u64 cfqg_prfill_rwstat(struct seq_file *sf, struct blkg_policy_data *pd,
 static u64 cfqg_prfill_u64(struct seq_file *sf, struct blkg_policy_data *pd,
 			   int priv)
 {
-	const struct cfqg_stats *st;
-	struct cfqg_stats sum;
+	struct cfqg_stats st;
 	u64 v;
 
-	st = cfqg_stats_for(pd, priv, &sum);
+	cfqg_stats_read(pd, priv & CFQ_STAT_RECURSIVE, &st);
 	if (priv & CFQ_STAT_SECTORS)
-		v = (st->bytes[BLKG_RWSTAT_READ] +
-		     st->bytes[BLKG_RWSTAT_WRITE]) >> SECTOR_SHIFT;
+		v = (st.bytes[BLKG_RWSTAT_READ] +
+		     st.bytes[BLKG_RWSTAT_WRITE]) >> SECTOR_SHIFT;
 	else
-		v = *(const u64 *)((void *)st + CFQ_STAT_OFF(priv));
+		v = *(const u64 *)((void *)&st + CFQ_STAT_OFF(priv));
 	if (priv & CFQ_STAT_MS)
 		v = div_u64(v, NSEC_PER_MSEC);
 	return __blkg_prfill_u64(sf, pd, v);
@@ -971,14 +991,14 @@ static int cfq_print_u64(struct seq_file *sf, void *v)
 static u64 cfqg_prfill_flat(struct seq_file *sf, struct blkg_policy_data *pd,
 			    int priv)
 {
-	struct gendisk *disk = pd_to_blkg(pd)->q->disk;
+	struct gendisk *disk = READ_ONCE(pd_to_blkg(pd)->q->disk);
 	struct cfqg_stats st;
 	u64 wait = 0;
 	int i;
 
 	if (!disk)
 		return 0;
-	cfqg_stats_sum(pd_to_blkg(pd), &st);
+	cfqg_stats_read(pd, true, &st);
 	for (i = BLKG_RWSTAT_READ; i <= BLKG_RWSTAT_WRITE; i++)
 		wait += st.wait_time[i];
 	wait += st.wait_time[BLKG_RWSTAT_DISCARD];
@@ -1167,6 +1187,8 @@ void cfq_unregister_policy(void)
 	if (atomic_read(&cfq_nr_groups))
 		pr_warn("cfq: %d groups still allocated at unload\n",
 			atomic_read(&cfq_nr_groups));
+	/* the last cfqg_free_rcu() may still be on its way out */
+	rcu_barrier();
 	blkcg_policy_unregister(&blkcg_policy_cfq);
 	kmem_cache_destroy(cfq_group_pool);
 }

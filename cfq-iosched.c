@@ -974,7 +974,7 @@ static void cfq_exit_sched(struct elevator_queue *e)
 	cfqg_put(cfqd->oom_cfqq.cfqg);
 
 	cfq_wbt_enable(e, cfqd->queue);
-	kfree(cfqd);
+	kfree_rcu(cfqd, rcu_head);
 }
 
 static struct elevator_type iosched_cfq = {

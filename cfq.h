@@ -159,10 +159,10 @@ struct cfq_io_cq {
 };
 
 /*
- * Per-group counters shown in the cgroup files. Updated under cfqd->lock
- * only; the cgroup files read them without it (u64 loads are atomic on
- * the 64-bit kernels cfq is built for, a count may lag by one update).
- * The by-direction arrays are indexed by enum blkg_rwstat_type.
+ * Per-group counters shown in the cgroup files. Updated, moved to the
+ * parent when a group goes offline, and read for the files, all under
+ * cfqd->lock (cfqg_stats_read()). The by-direction arrays are indexed by
+ * enum blkg_rwstat_type.
  */
 struct cfqg_stats {
 	u64 bytes[BLKG_RWSTAT_NR];	/* dispatched bytes */
@@ -178,11 +178,13 @@ struct cfqg_stats {
  * policy data of the blkcg_gq (see cfq-group.c for its lifetime rules).
  * It owns the per-class service trees of its queues and its async queues,
  * and sits on the device's group service tree, ordered by vdisktime,
- * while it has busy queues.
+ * while it has busy queues. Freed an RCU grace period after its last
+ * reference, as the cgroup file printers may still be reading it.
  */
 struct cfq_group {
 	struct blkg_policy_data pd;	/* must be first */
 	refcount_t ref;
+	struct rcu_head rcu_head;	/* the deferred free */
 	struct cfq_data *cfqd;
 	struct cfq_group *parent;	/* pinned: holds a reference */
 	bool online;			/* false once pd_offline ran */
@@ -227,10 +229,15 @@ struct cfq_group {
 	struct cfqg_stats dead_stats;	/* of removed descendants */
 };
 
-/* Per device */
+/*
+ * Per device. Freed an RCU grace period after exit_sched(): a cgroup file
+ * printer that found a group before the policy was deactivated may still
+ * take its cfqd->lock.
+ */
 struct cfq_data {
 	struct request_queue *queue;
 	spinlock_t lock;
+	struct rcu_head rcu_head;	/* the deferred free */
 
 	struct cfq_group *root_group;
 	struct rb_root_cached grp_st;	/* busy groups by vdisktime */
