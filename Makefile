@@ -3,10 +3,11 @@
 #   make                  build cfq.ko for the running kernel (its headers in
 #                         /lib/modules/$(uname -r)/build, the private block/*.h
 #                         from /usr/src/linux-source-X.Y.tar.xz)
-#   make KVER=6.12|6.1    build cfq and the test modules against a cached
-#                         Debian kernel (scripts/fetch-kernel)
+#   make KVER=6.1|6.12|7.3  build cfq and the test modules against a cached
+#                         Debian kernel (scripts/fetch-kernel), in its build
+#                         environment (scripts/buildenv)
 #   make install          install for the running kernel, like any module
-#   make check            every test on both kernels (README)
+#   make check            every test on every kernel (README)
 #   make check-debug      the tests on a KASAN/lockdep/kmemleak kernel
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
@@ -14,6 +15,7 @@
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 TOP := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
+KERNELS := $(shell awk '!/^\#/ && NF { print $$1 }' $(TOP)scripts/kernels.conf)
 
 ifeq ($(KVER),)
 BLOCK_PRIV ?= $(shell $(TOP)scripts/block-headers $(KERNELRELEASE))
@@ -38,7 +40,8 @@ clean:
 
 setup:
 	$(TOP)scripts/setup-host
-	$(TOP)scripts/fetch-kernel 6.12 6.1
+	$(TOP)scripts/fetch-kernel $(KERNELS)
+	$(TOP)scripts/buildenv setup
 
 check: setup
 	$(TOP)tests/run

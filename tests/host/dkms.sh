@@ -1,10 +1,21 @@
 # per-kernel: yes
 # 'dkms build' of cfq succeeds for the kernel, as on a Debian system that has
-# the kernel's headers and its linux-source package.
+# the kernel's headers and its linux-source package: a kernel of a later
+# Debian release is built there, in its build environment (scripts/buildenv),
+# with that release's dkms and compiler.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
 kernel_info "$1"
+if [ "$BUILDENV" != host ] && [ -z "${CFQ_DKMS_FILES:-}" ]; then
+	# the build environment has no git: the tracked files are listed here
+	list=$(mktemp -p "$CFQ_CACHE")
+	(cd "$top" && git ls-files) >"$list"
+	rc=0
+	in_buildenv env CFQ_DKMS_FILES="$list" bash "$0" "$1" || rc=$?
+	rm -f "$list"
+	exit $rc
+fi
 command -v dkms >/dev/null || { echo "dkms not installed"; exit 1; }
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 src=/usr/src/cfq-$ver
@@ -13,7 +24,11 @@ cleanup() { dkms remove "cfq/$ver" --all >/dev/null 2>&1 || true; rm -rf "$src" 
 trap cleanup EXIT
 cleanup
 mkdir -p "$src" "$t"
-(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$src")
+if [ -n "${CFQ_DKMS_FILES:-}" ]; then
+	(cd "$top" && tr '\n' '\0' <"$CFQ_DKMS_FILES" | xargs -0 cp --parents -t "$src")
+else
+	(cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$src")
+fi
 dkms add "cfq/$ver" >"$t/log" 2>&1 || { cat "$t/log"; echo "dkms add failed"; exit 1; }
 # the cached kernel stands in for an installed one: its headers, its source
 export CFQ_CACHE
