@@ -78,9 +78,8 @@ for i in $(seq 10); do
 	sleep 0.2
 	sched_set hdd0 cfq
 done
-kill "$io"
+echo 1 >$CG/sr/keep/cgroup.kill
 wait "$io" || true
-# fio's job processes leave the cgroup after their master
 for _ in $(seq 50); do
 	[ -s $CG/sr/keep/cgroup.procs ] || break
 	sleep 0.1
