@@ -12,7 +12,7 @@ log() { echo "[$(basename "$0")] $*" >&2; }
 # kernel_info KEY: sets KEY PKGVER ABI SRCPKG KBUILDPKG SUITE BUILDENV and the paths
 # KDIR (complete when $KDIR/.complete exists), KHDR (kbuild tree), KSRC
 # (source with block/*.h), KROOT (modules root), VMLINUX (boot image), BTF
-# (for scripts/abi-check; empty when the kernel has none), BOOT_PVH and
+# (the vmlinux whose BTF scripts/abi-check reads; empty when none), BOOT_PVH and
 # KAPPEND (kernel command line words this kernel needs under QEMU).
 # KEY-debug is the self-built debug kernel of KEY (scripts/debug-kernel).
 kernel_info() {
@@ -47,8 +47,10 @@ kernel_info() {
 	KSRC=$KDIR/src
 	KROOT=$KDIR/root
 	VMLINUX=$KDIR/vmlinux
-	# the image's own vmlinux carries BTF; from 7.2 the headers ship one too
+	# the image's vmlinux carries BTF; from 7.2 the headers ship a
+	# BTF-only vmlinux, what a user's system has: that one, where it exists
 	BTF=$VMLINUX
+	[ -f "$KHDR/vmlinux" ] && BTF=$KHDR/vmlinux
 	BOOT_PVH=1
 	KAPPEND=
 }
