@@ -47,6 +47,7 @@ kernel_info() {
 	KSRC=$KDIR/src
 	KROOT=$KDIR/root
 	VMLINUX=$KDIR/vmlinux
+	[ -f "$VMLINUX" ] || [ ! -f "$KDIR/vmlinuz" ] || VMLINUX=$KDIR/vmlinuz
 	# the image's vmlinux carries BTF; from 7.2 the headers ship a
 	# BTF-only vmlinux, what a user's system has: that one, where it exists
 	BTF=$VMLINUX
