@@ -21,9 +21,9 @@
 
 /* __kunit_test_suites_init() is told whether to run the suites after 6.12 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define __CFQ_KUNIT_RUN	, true
+#define __cfq_kunit_run(suites, n)	__kunit_test_suites_init(suites, n, true)
 #else
-#define __CFQ_KUNIT_RUN
+#define __cfq_kunit_run(suites, n)	__kunit_test_suites_init(suites, n)
 #endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -36,9 +36,8 @@
 									\
 	static int __init prefix##_init(void)				\
 	{								\
-		return __kunit_test_suites_init(prefix##_suites,	\
-						ARRAY_SIZE(prefix##_suites) \
-						__CFQ_KUNIT_RUN);	\
+		return __cfq_kunit_run(prefix##_suites,		\
+				       ARRAY_SIZE(prefix##_suites));	\
 	}								\
 	module_init(prefix##_init);					\
 									\
