@@ -50,7 +50,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 
-#include "cfq.h"
+#include "cfq-tree.h"
 
 static bool cfq_cooperators = true;
 module_param_named(cooperators, cfq_cooperators, bool, 0644);

@@ -4,7 +4,8 @@
  * it may send to the driver. Read top to bottom it follows a slice:
  *  - the slice length (ioprio level, low_latency scaling);
  *  - activation of a queue and the end of its turn (expiry);
- *  - the choice of the next queue: class, workload type, queue;
+ *  - the next queue, which cfq-tree.c chooses (class, workload type,
+ *    queue), and the IDLE-class grace;
  *  - idling: whether to wait for the active queue's next request, and
  *    the idle hrtimer that ends the wait;
  *  - dispatch: keep or expire the active queue, its FIFO, its limits,
@@ -37,39 +38,32 @@ void cfq_schedule_dispatch(struct cfq_data *cfqd)
 }
 
 /*
- * Idle timer. cfqd->idling mirrors the logical state: it is cleared when a
- * wait is cancelled even if the callback could not be stopped, so a late
+ * Idle timer. cfqd->wait is the logical state: it is cleared when a wait
+ * is cancelled even if the callback could not be stopped, so a late
  * callback does nothing, and has_work() reports no work while cfq waits.
  */
-static void cfq_arm_idle_timer(struct cfq_data *cfqd, u64 ns)
+static const char *const cfq_wait_name[] = {
+	[CFQ_WAIT_NONE] = "none",
+	[CFQ_WAIT_QUEUE] = "queue",
+	[CFQ_WAIT_GROUP] = "group",
+	[CFQ_WAIT_IDLE_CLASS] = "idle_class",
+};
+
+static void cfq_arm_idle_timer(struct cfq_data *cfqd, enum cfq_wait wait,
+			       u64 ns)
 {
-	WRITE_ONCE(cfqd->idling, true);
+	WRITE_ONCE(cfqd->wait, wait);
 	hrtimer_start(&cfqd->idle_slice_timer, ns_to_ktime(ns),
 		      HRTIMER_MODE_REL);
 }
 
 void cfq_cancel_idle_timer(struct cfq_data *cfqd)
 {
-	if (!cfqd->idling)
+	if (cfqd->wait == CFQ_WAIT_NONE)
 		return;
-	WRITE_ONCE(cfqd->idling, false);
+	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
 	hrtimer_try_to_cancel(&cfqd->idle_slice_timer);
 	cfqg_stats_idle_end(cfqd, ktime_get_ns());
-}
-
-/*
- * Slices
- */
-static u64 cfq_scaled_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
-{
-	u64 slice = cfq_prio_slice(cfqd->cfq_slice[cfqq->sync], cfqq->ioprio);
-	unsigned int busy;
-
-	if (!cfqd->cfq_latency)
-		return slice;
-	busy = cfq_group_get_avg_queues(cfqq->cfqg, cfq_class_rt(cfqq));
-	return cfq_scale_slice(slice, cfqd->cfq_slice[1], cfqd->cfq_slice_idle,
-			       busy, cfq_group_slice(cfqd, cfqq->cfqg));
 }
 
 /*
@@ -79,7 +73,7 @@ static u64 cfq_scaled_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 static void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			       u64 now)
 {
-	u64 slice = cfq_scaled_cfqq_slice(cfqd, cfqq);
+	u64 slice = cfq_cfqq_slice(cfqd, cfqq);
 
 	cfqq->slice_start = now;
 	cfqq->slice_end = now + slice;
@@ -134,7 +128,6 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->slice_end = 0;
 	cfqq->allocated_slice = 0;
 	cfqq->slice_dispatch = 0;
-	cfqq->wait_request = 0;
 	cfqq->must_dispatch = 0;
 	cfqq->fifo_expire = 0;
 	cfqq->wait_busy = 0;
@@ -160,11 +153,10 @@ void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 		return;
 	cfq_log_cfqq(cfqd, cfqq, "slice expired t=%d", timed_out);
 	cfq_cancel_idle_timer(cfqd);
-	cfqq->wait_request = 0;
 
 	if (timed_out) {
 		if (cfqq->slice_new)
-			cfqq->slice_resid = cfq_scaled_cfqq_slice(cfqd, cfqq);
+			cfqq->slice_resid = cfq_cfqq_slice(cfqd, cfqq);
 		else
 			cfqq->slice_resid = cfqq->slice_end - now;
 		cfq_log_cfqq(cfqd, cfqq, "resid=%lld", cfqq->slice_resid);
@@ -181,95 +173,8 @@ void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 }
 
 /*
- * Class and workload choice
+ * The next queue (chosen in cfq-tree.c)
  */
-
-/*
- * The IDLE class gets the disk only when nothing else wants it, but at
- * least one request every CFQ_IDLE_STARVE so it is never starved forever.
- */
-static enum wl_class_t cfq_choose_wl_class(struct cfq_data *cfqd,
-					   struct cfq_group *cfqg, u64 now)
-{
-	if (cfqg->service_tree_idle.count &&
-	    now - cfqd->idle_class_served > CFQ_IDLE_STARVE)
-		return IDLE_WORKLOAD;
-	if (cfq_group_busy_queues_wl(cfqg, RT_WORKLOAD))
-		return RT_WORKLOAD;
-	if (cfq_group_busy_queues_wl(cfqg, BE_WORKLOAD))
-		return BE_WORKLOAD;
-	return IDLE_WORKLOAD;
-}
-
-/* The type whose first queue has waited longest (smallest key). */
-static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
-					 enum wl_class_t class)
-{
-	enum wl_type_t type, best = SYNC_NOIDLE_WORKLOAD;
-	struct cfq_queue *first;
-	u64 key = 0;
-	bool found = false;
-
-	for (type = ASYNC_WORKLOAD; type <= SYNC_WORKLOAD; type++) {
-		first = cfq_st_first(cfq_st_for(cfqg, class, type));
-		if (first && (!found || cfq_key_before(first->rb_key, key))) {
-			best = type;
-			key = first->rb_key;
-			found = true;
-		}
-	}
-	return best;
-}
-
-/*
- * Workload slice: the group's slice split by the share of the class's busy
- * queues in the chosen tree. Async gets at most its share of all busy
- * queues, scaled down by slice_async/slice_sync; sync types get at least
- * two idle windows so idling can pay off.
- */
-static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
-			      unsigned int count)
-{
-	enum wl_class_t class = cfqd->serving_wl_class;
-	unsigned int busy = max(cfq_group_busy_queues_wl(cfqg, class),
-				cfqg->busy_queues_avg[class]);
-	u64 group_slice = cfq_group_slice(cfqd, cfqg);
-	u64 slice = div_u64(group_slice * count, max(busy, 1U));
-
-	if (cfqd->serving_wl_type == ASYNC_WORKLOAD) {
-		u64 async_max = div_u64(cfqd->cfq_target_latency * count,
-					max(cfqd->busy_queues, 1U));
-
-		slice = min(slice, async_max);
-		slice = mul_u64_u64_div_u64(slice, cfqd->cfq_slice[0],
-					    cfqd->cfq_slice[1]);
-	} else {
-		slice = max(slice, 2 * cfqd->cfq_slice_idle);
-	}
-	return max_t(u64, slice, CFQ_MIN_TT);
-}
-
-static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
-			  u64 now)
-{
-	enum wl_class_t prev_class = cfqd->serving_wl_class;
-	struct cfq_rb_root *st;
-
-	cfqd->serving_wl_class = cfq_choose_wl_class(cfqd, cfqg, now);
-	if (cfqd->serving_wl_class == IDLE_WORKLOAD) {
-		cfqd->workload_expires = now + CFQ_MIN_TT / 2;
-		return;
-	}
-
-	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
-	if (prev_class == cfqd->serving_wl_class && st->count &&
-	    now <= cfqd->workload_expires)
-		return;
-
-	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class);
-	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
-	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st->count);
-}
 
 /*
  * IDLE-class grace: serve IDLE only once the other classes have been quiet
@@ -282,9 +187,10 @@ static bool cfq_idle_class_wait(struct cfq_data *cfqd, u64 now)
 
 	if (now - cfqd->idle_class_served > CFQ_IDLE_STARVE || now >= quiet_at)
 		return false;
-	if (!cfqd->idling) {
-		cfq_log(cfqd, "idle class grace %llu", quiet_at - now);
-		cfq_arm_idle_timer(cfqd, quiet_at - now);
+	if (cfqd->wait == CFQ_WAIT_NONE) {
+		cfq_log(cfqd, "arm_idle: %llu %s", quiet_at - now,
+			cfq_wait_name[CFQ_WAIT_IDLE_CLASS]);
+		cfq_arm_idle_timer(cfqd, CFQ_WAIT_IDLE_CLASS, quiet_at - now);
 	}
 	return true;
 }
@@ -292,20 +198,14 @@ static bool cfq_idle_class_wait(struct cfq_data *cfqd, u64 now)
 /* Pick the next queue to serve and make it active. */
 static struct cfq_queue *cfq_set_next_queue(struct cfq_data *cfqd, u64 now)
 {
-	struct cfq_group *cfqg = cfq_get_next_cfqg(cfqd);
-	struct cfq_queue *cfqq;
+	struct cfq_queue *cfqq = cfq_choose_queue(cfqd, now);
 
-	if (!cfqg)
+	if (!cfqq)
 		return NULL;
-	cfq_group_restore_workload(cfqd, cfqg, now);
-	cfq_choose_wl(cfqd, cfqg, now);
 	if (cfqd->serving_wl_class == IDLE_WORKLOAD &&
 	    cfq_idle_class_wait(cfqd, now))
 		return NULL;
-	cfqq = cfq_st_first(cfq_st_for(cfqg, cfqd->serving_wl_class,
-				       cfqd->serving_wl_type));
-	if (cfqq)
-		cfq_set_active_queue(cfqd, cfqq, now);
+	cfq_set_active_queue(cfqd, cfqq, now);
 	return cfqq;
 }
 
@@ -327,7 +227,7 @@ bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (!cfqd->cfq_slice_idle || cfq_class_idle(cfqq) || !st)
 		return false;
 	if (cfqq->idle_window &&
-	    !(cfq_queue_nonrot(cfqd->queue) && cfqd->hw_tag))
+	    !(cfq_queue_nonrot(cfqd->queue) && cfq_hw_may_queue(cfqd)))
 		return true;
 	return st->count == 1 && cfqq->sync &&
 	       !cfq_ttime_big(&st->ttime, cfqd->cfq_slice_idle);
@@ -360,14 +260,16 @@ static bool cfq_group_idle_ok(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
+	enum cfq_wait wait = CFQ_WAIT_QUEUE;
 	u64 idle = cfqd->cfq_slice_idle;
 
-	if (cfqd->idling)
+	if (cfqd->wait != CFQ_WAIT_NONE)
 		return;
 	if (!cfq_should_idle(cfqd, cfqq)) {
 		/* the group's last completion arms it */
 		if (!cfq_group_idle_ok(cfqd, cfqq) || cfqq->cfqg->dispatched)
 			return;
+		wait = CFQ_WAIT_GROUP;
 		idle = cfqd->cfq_group_idle;
 	} else if (cfqq->dispatched || cfqq->exited) {
 		return;
@@ -377,29 +279,28 @@ static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
 			     cfqq->ttime.ttime_mean);
 		return;
 	}
-	cfqq->wait_request = 1;
-	cfq_arm_idle_timer(cfqd, idle);
+	cfq_arm_idle_timer(cfqd, wait, idle);
 	cfqg_stats_idle_start(cfqd, cfqq->cfqg, now);
-	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu group=%d", idle,
-		     idle != cfqd->cfq_slice_idle);
+	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu %s", idle,
+		     cfq_wait_name[wait]);
 }
 
 enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
 {
 	struct cfq_data *cfqd = container_of(timer, struct cfq_data,
 					     idle_slice_timer);
-	struct cfq_queue *cfqq;
+	struct cfq_queue *cfqq = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&cfqd->lock, flags);
-	if (!cfqd->idling)
+	if (cfqd->wait == CFQ_WAIT_NONE)
 		goto out;
-	WRITE_ONCE(cfqd->idling, false);
+	if (cfq_wait_for_active(cfqd))
+		cfqq = cfqd->active_queue;
+	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
 	cfqg_stats_idle_end(cfqd, ktime_get_ns());
-	cfqq = cfqd->active_queue;
-	if (cfqq && cfqq->wait_request) {
+	if (cfqq) {
 		cfq_log_cfqq(cfqd, cfqq, "idle timer fired");
-		cfqq->wait_request = 0;
 		/* the process did not come back in time: end its turn */
 		if (RB_EMPTY_ROOT(&cfqq->sort_list)) {
 			cfqq->deep = 0;
@@ -450,7 +351,7 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	}
 	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
 		return cfqq;
-	if (cfqd->idling)
+	if (cfqd->wait != CFQ_WAIT_NONE)
 		return NULL;
 
 	/*
@@ -610,7 +511,8 @@ bool cfq_has_work(struct blk_mq_hw_ctx *hctx)
 	if (!list_empty_careful(&cfqd->dispatch))
 		return true;
 	/* while idling, the timer or a new request restarts dispatch */
-	return READ_ONCE(cfqd->rq_queued) && !READ_ONCE(cfqd->idling);
+	return READ_ONCE(cfqd->rq_queued) &&
+	       READ_ONCE(cfqd->wait) == CFQ_WAIT_NONE;
 }
 
 /*
@@ -628,7 +530,7 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 
 	cfqd->hw_tag_est_depth = max(cfqd->hw_tag_est_depth,
 				     cfqd->rq_in_driver);
-	if (cfqd->hw_tag == 1)
+	if (cfqd->hw_tag == CFQ_HW_QUEUEING)
 		return;
 	if (cfqd->rq_queued <= CFQ_HW_QUEUE_MIN &&
 	    cfqd->rq_in_driver <= CFQ_HW_QUEUE_MIN)
@@ -640,7 +542,8 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 		return;
 	if (cfqd->hw_tag_samples++ < CFQ_HW_TAG_SAMPLES)
 		return;
-	cfqd->hw_tag = cfqd->hw_tag_est_depth >= CFQ_HW_QUEUE_MIN;
+	cfqd->hw_tag = cfqd->hw_tag_est_depth >= CFQ_HW_QUEUE_MIN ?
+		       CFQ_HW_QUEUEING : CFQ_HW_NO_QUEUEING;
 }
 
 /*

@@ -4,19 +4,9 @@
  * device) pair a cfq_group with its own service trees and async queues;
  * the groups of a device share it by weight.
  *
- * Scheduling. Groups with busy queues sit on the device's group service
- * tree, ordered by virtual disk time; the leftmost is served next. When
- * one of its queues expires, a group is charged the time the queue used
- * (time mode), or the requests it dispatched (IOPS mode: slice_idle = 0
- * on a device that queues, where a queue's time says nothing about what
- * it cost), divided by the group's share of the device. A group with
- * twice the share so advances half as fast and is served twice as often.
- *
- * Shares are hierarchical (CFQ 4.20's vfraction): a group's share is its
- * weight among its active siblings times its parent's share, and the
- * queues of a cgroup's own tasks compete with its child cgroups with the
- * cgroup's leaf_weight. Configured weights are applied when a group (re)
- * enters the tree, which for a busy group is at each of its expiries.
+ * How groups are scheduled (the group service tree, vdisktime, shares and
+ * the charge at each expiry) is in cfq-tree.c; this file is the policy:
+ * the groups' lifetime, their weights, the cgroup files and the stats.
  *
  * Lifetime. A cfq_group is the policy data of a blkcg_gq, but may outlive
  * it: the block layer offlines the policy data when the cgroup (or the
@@ -219,6 +209,18 @@ void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now)
 				now - rq->start_time_ns);
 }
 
+/* @cfqg left the group service tree: its last busy queue went */
+void cfqg_stats_dequeue(struct cfq_group *cfqg)
+{
+	cfqg_stats(cfqg)->dequeue++;
+}
+
+/* @cfqg was charged for @used ns of disk time */
+void cfqg_stats_time(struct cfq_group *cfqg, u64 used)
+{
+	cfqg_stats(cfqg)->time += used;
+}
+
 /* Idle time is charged to the group cfq idles for, from arm to end. */
 void cfqg_stats_idle_start(struct cfq_data *cfqd, struct cfq_group *cfqg,
 			   u64 now)
@@ -234,117 +236,6 @@ void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now)
 	if (now > cfqd->idle_start)
 		cfqg_stats(cfqd->idle_cfqg)->idle_time += now - cfqd->idle_start;
 	cfqd->idle_cfqg = NULL;
-}
-
-/*
- * The group service tree
- */
-static bool cfqg_on_st(struct cfq_group *cfqg)
-{
-	return !RB_EMPTY_NODE(&cfqg->rb_node);
-}
-
-/*
- * Activate @cfqg's leaf (its own queues) and, up the tree, every ancestor
- * that had nothing active below it, then compute the leaf's share of the
- * device: its leaf weight among its active children, times its weight
- * among its parent's active children, and so on up to the root. Pending
- * weights are applied here, where they are not part of any sum.
- */
-static void cfqg_activate(struct cfq_group *cfqg)
-{
-	unsigned int vfr = 1 << CFQ_SERVICE_SHIFT;
-	struct cfq_group *pos = cfqg, *parent;
-	bool propagate;
-
-	cfqg->leaf_weight = max(READ_ONCE(cfqg->new_leaf_weight), 1U);
-	propagate = !cfqg->nr_active++;
-	cfqg->children_weight += cfqg->leaf_weight;
-	vfr = vfr * cfqg->leaf_weight / cfqg->children_weight;
-
-	while ((parent = pos->parent)) {
-		if (propagate) {
-			pos->weight = max(READ_ONCE(pos->new_weight), 1U);
-			propagate = !parent->nr_active++;
-			parent->children_weight += pos->weight;
-		}
-		vfr = vfr * pos->weight / parent->children_weight;
-		pos = parent;
-	}
-	cfqg->vfraction = max(vfr, 1U);
-}
-
-/* Undo cfqg_activate(): the leaf and every ancestor left with nothing. */
-static void cfqg_deactivate(struct cfq_group *cfqg)
-{
-	struct cfq_group *pos = cfqg, *parent;
-
-	cfqg->children_weight -= cfqg->leaf_weight;
-	cfqg->vfraction = 0;
-	if (--cfqg->nr_active)
-		return;
-	while ((parent = pos->parent)) {
-		parent->children_weight -= pos->weight;
-		if (--parent->nr_active)
-			break;
-		pos = parent;
-	}
-}
-
-static void cfqg_st_insert(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	struct rb_node **p = &cfqd->grp_st.rb_root.rb_node, *parent = NULL;
-	bool leftmost = true;
-
-	while (*p) {
-		struct cfq_group *g = rb_entry(*p, struct cfq_group, rb_node);
-
-		parent = *p;
-		if (cfq_key_before(cfqg->vdisktime, g->vdisktime)) {
-			p = &parent->rb_left;
-		} else {
-			p = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	rb_link_node(&cfqg->rb_node, parent, p);
-	rb_insert_color_cached(&cfqg->rb_node, &cfqd->grp_st, leftmost);
-	cfqd->nr_busy_groups++;
-	cfqg_activate(cfqg);
-}
-
-static void cfqg_st_erase(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	cfqg_deactivate(cfqg);
-	rb_erase_cached(&cfqg->rb_node, &cfqd->grp_st);
-	RB_CLEAR_NODE(&cfqg->rb_node);
-	cfqd->nr_busy_groups--;
-}
-
-/*
- * Virtual time a group advances for @charge (ns, or requests in IOPS
- * mode) at share @vfraction (of 1 << CFQ_SERVICE_SHIFT): charge / share,
- * kept in fixed point with CFQ_SERVICE_SHIFT fractional bits as CFQ did.
- * Without them an IOPS-mode charge of one request came out as 4096 / 2730
- * = 1 for a weight-200 group against a weight-100 one's 4096 / 1365 = 3,
- * and such a group got three times the other's requests, not two
- * (measured 2.9 with 8 psync random readers per group on the NCQ disk).
- */
-static u64 cfqg_scale_charge(u64 charge, unsigned int vfraction)
-{
-	charge = min_t(u64, charge, U64_MAX >> (2 * CFQ_SERVICE_SHIFT));
-	return div_u64(charge << (2 * CFQ_SERVICE_SHIFT), max(vfraction, 1U));
-}
-
-/*
- * IOPS mode: with idling off on a device that queues (or might: an
- * unknown hw_tag counts as queueing, as in CFQ), queues are switched as
- * soon as they run dry and overlap in the device, so groups are charged
- * by requests dispatched instead of time.
- */
-bool cfq_iops_mode(struct cfq_data *cfqd)
-{
-	return !cfqd->cfq_slice_idle && cfqd->hw_tag;
 }
 
 /* Is @anc @cfqg itself or one of its ancestors? */
@@ -373,169 +264,6 @@ struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio)
 			return cfqg;
 	}
 	return cfqd->root_group;
-}
-
-struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,
-			       enum wl_type_t type)
-{
-	if (class == IDLE_WORKLOAD)
-		return &cfqg->service_tree_idle;
-	return &cfqg->service_trees[class][type];
-}
-
-unsigned int cfq_group_busy_queues_wl(struct cfq_group *cfqg,
-				      enum wl_class_t class)
-{
-	if (class == IDLE_WORKLOAD)
-		return cfqg->service_tree_idle.count;
-	return cfqg->service_trees[class][ASYNC_WORKLOAD].count +
-	       cfqg->service_trees[class][SYNC_NOIDLE_WORKLOAD].count +
-	       cfqg->service_trees[class][SYNC_WORKLOAD].count;
-}
-
-/*
- * Smoothed number of busy queues of a class, for slice scaling: it follows
- * a rise at once (3/4 weight on the larger value) and decays slowly, so a
- * short lull does not hand out long slices that hurt latency right after.
- */
-unsigned int cfq_group_get_avg_queues(struct cfq_group *cfqg, bool rt)
-{
-	unsigned int busy = cfq_group_busy_queues_wl(cfqg, rt ? RT_WORKLOAD :
-							      BE_WORKLOAD);
-	unsigned int *avg = &cfqg->busy_queues_avg[rt];
-	unsigned int lo = min(*avg, busy), hi = max(*avg, busy);
-
-	*avg = ((CFQ_HIST_DIVISOR - 1) * hi + lo + CFQ_HIST_DIVISOR / 2) /
-	       CFQ_HIST_DIVISOR;
-	return *avg;
-}
-
-/* The group's share of target_latency. */
-u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	return mul_u64_u64_div_u64(cfqd->cfq_target_latency,
-				   max(cfqg->vfraction, 1U),
-				   1 << CFQ_SERVICE_SHIFT);
-}
-
-/*
- * The first busy queue of @cfqg: the group enters the tree. It keeps the
- * virtual time it had, unless that lies behind the tree's minimum: then
- * it starts at the minimum. So a group that was idle for a while gets
- * the next turn but no burst to catch up on the time it did not use, and
- * one that was served ahead of its share does not get a fresh start by
- * going idle briefly. (CFQ 4.20 put every returning group behind the
- * last one, with an unscaled delay; that loses a group's turn whenever
- * its queues run dry between two requests.)
- */
-void cfq_group_notify_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	if (cfqg->nr_cfqq++)
-		return;
-	if (cfqg->vdisk_gen != cfqd->vdisk_gen ||
-	    cfq_key_before(cfqg->vdisktime, cfqd->min_vdisktime))
-		cfqg->vdisktime = cfqd->min_vdisktime;
-	cfqg->vdisk_gen = cfqd->vdisk_gen;
-	cfqg_st_insert(cfqd, cfqg);
-}
-
-/*
- * Time and IOPS mode charge in different units (ns and requests), so
- * virtual times from before a switch (slice_idle written, hw_tag learnt)
- * mean nothing after it: a group a few slices ahead in ns would wait
- * for millions of requests. Restart every group at the minimum; groups
- * off the tree are reset when they come back (vdisk_gen).
- */
-static void cfq_check_charge_mode(struct cfq_data *cfqd)
-{
-	bool iops = cfq_iops_mode(cfqd);
-	struct rb_root_cached old = cfqd->grp_st;
-	struct rb_node *n;
-
-	if (iops == cfqd->vdisk_iops)
-		return;
-	cfqd->vdisk_iops = iops;
-	cfqd->vdisk_gen++;
-	cfqd->grp_st = RB_ROOT_CACHED;
-	while ((n = rb_first_cached(&old))) {
-		struct cfq_group *cfqg = rb_entry(n, struct cfq_group, rb_node);
-
-		rb_erase_cached(n, &old);
-		cfqg->vdisktime = cfqd->min_vdisktime;
-		cfqg->vdisk_gen = cfqd->vdisk_gen;
-		/* reinsert keeping the activation counts as they are */
-		cfqg_deactivate(cfqg);
-		cfqd->nr_busy_groups--;
-		cfqg_st_insert(cfqd, cfqg);
-	}
-}
-
-/* The last busy queue left: the group leaves the tree. */
-void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg)
-{
-	if (--cfqg->nr_cfqq)
-		return;
-	cfqg->saved_wl_slice = 0;
-	if (cfqg_on_st(cfqg)) {
-		cfqg_st_erase(cfqd, cfqg);
-		cfqg_stats(cfqg)->dequeue++;
-	}
-}
-
-/*
- * Disk time the expiring queue used: from its first completion (the
- * slice start) to now, at most its slice; a queue whose slice never
- * started is charged from its activation, at least a jiffy, so seeking
- * for a queue that never completed anything is not free.
- */
-static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
-{
-	u64 used;
-
-	if (cfqq->slice_new || cfqq->slice_start >= now)
-		return max_t(u64, now - cfqq->dispatch_start,
-			     jiffies_to_nsecs(1));
-	used = now - cfqq->slice_start;
-	return min(used, cfqq->allocated_slice);
-}
-
-/*
- * The active queue @cfqq of @cfqg expired: charge the group and remember
- * how much of the workload slice is left, so the group resumes the same
- * workload next time.
- */
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
-		      struct cfq_queue *cfqq, u64 now)
-{
-	unsigned int nr_async = cfqg->service_trees[RT_WORKLOAD][ASYNC_WORKLOAD].count +
-				cfqg->service_trees[BE_WORKLOAD][ASYNC_WORKLOAD].count;
-	u64 used = cfq_slice_usage(cfqq, now), charge = used;
-
-	cfq_check_charge_mode(cfqd);
-	if (cfq_iops_mode(cfqd))
-		charge = cfqq->slice_dispatch;
-	else if (!cfqq->sync && cfqg->nr_cfqq <= nr_async)
-		/* async alone in its group: charge the whole slice */
-		charge = max(cfqq->allocated_slice, used);
-
-	if (cfqg_on_st(cfqg)) {
-		u64 scaled = cfqg_scale_charge(charge, cfqg->vfraction);
-
-		cfqg_st_erase(cfqd, cfqg);
-		cfqg->vdisktime += scaled;
-		cfqg_st_insert(cfqd, cfqg);
-	}
-	cfqg_stats(cfqg)->time += used;
-	cfq_log_cfqq(cfqd, cfqq, "served: used=%llu charge=%llu vfr=%u iops=%d",
-		     used, charge, cfqg->vfraction, cfq_iops_mode(cfqd));
-
-	if (cfqd->workload_expires > now) {
-		cfqg->saved_wl_slice = cfqd->workload_expires - now;
-		cfqg->saved_wl_type = cfqd->serving_wl_type;
-		cfqg->saved_wl_class = cfqd->serving_wl_class;
-	} else {
-		cfqg->saved_wl_slice = 0;
-	}
 }
 
 /*
@@ -568,33 +296,6 @@ unsigned int cfq_group_write_depth(struct cfq_data *cfqd,
 		return 0;
 	return max((u64)cfqd->async_depth[sync] * cfqg->vfraction >>
 		   CFQ_SERVICE_SHIFT, 1ULL);
-}
-
-/* The group with the least virtual time; the minimum follows it. */
-struct cfq_group *cfq_get_next_cfqg(struct cfq_data *cfqd)
-{
-	struct rb_node *n = rb_first_cached(&cfqd->grp_st);
-	struct cfq_group *cfqg;
-
-	if (!n)
-		return NULL;
-	cfqg = rb_entry(n, struct cfq_group, rb_node);
-	if (cfq_key_before(cfqd->min_vdisktime, cfqg->vdisktime))
-		cfqd->min_vdisktime = cfqg->vdisktime;
-	return cfqg;
-}
-
-/* Resume the saved workload of @cfqg, or force a fresh choice. */
-void cfq_group_restore_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
-				u64 now)
-{
-	if (cfqg->saved_wl_slice) {
-		cfqd->workload_expires = now + cfqg->saved_wl_slice;
-		cfqd->serving_wl_type = cfqg->saved_wl_type;
-		cfqd->serving_wl_class = cfqg->saved_wl_class;
-	} else {
-		cfqd->workload_expires = now - 1;
-	}
 }
 
 /* Where the shared async queue of (class, level) is kept. */

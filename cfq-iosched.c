@@ -37,11 +37,13 @@
  *
  * This file is the request side: the queues and their lifetime, requests
  * coming in (insert, merges, the enqueue heuristics, preemption) and the
- * elevator's set-up. cfq-dispatch.c is the disk side: slices, the choice
- * of the queue to serve, idling and dispatch, completions. cfq-coop.c
- * merges the queues of processes that read one region in turn, and splits
- * them again. cfq-group.c holds the groups (cgroups), cfq-sysfs.c the
- * tunables, cfq.h the shared structures and the pure logic.
+ * elevator's set-up. cfq-dispatch.c is the disk side: slices, idling,
+ * dispatch, completions. cfq-tree.c keeps the service trees: which queue
+ * and group is next, and what a group is charged for its turn.
+ * cfq-coop.c merges the queues of processes that read one region in
+ * turn, and splits them again. cfq-group.c is the blkcg policy (the
+ * groups' lifetime, weights, cgroup files), cfq-sysfs.c the tunables,
+ * cfq.h the shared structures and the pure logic.
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
@@ -66,81 +68,6 @@ static struct kmem_cache *cfq_pool;
 static inline struct cfq_io_cq *icq_to_cic(struct io_cq *icq)
 {
 	return container_of(icq, struct cfq_io_cq, icq);
-}
-
-/*
- * Service trees
- */
-void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			  bool add_front)
-{
-	struct cfq_rb_root *st = cfq_st_for(cfqq->cfqg, cfqq_class(cfqq),
-					    cfqq_type(cfqq));
-	u64 now = ktime_get_ns();
-	struct cfq_queue *first;
-	struct rb_node *last;
-	bool new = RB_EMPTY_NODE(&cfqq->rb_node);
-	u64 key;
-
-	if (cfq_class_idle(cfqq)) {
-		/* IDLE queues queue up behind each other, well spaced */
-		last = rb_last(&st->rb.rb_root);
-		if (last && last != &cfqq->rb_node)
-			key = rb_entry(last, struct cfq_queue, rb_node)->rb_key;
-		else
-			key = now;
-		key += CFQ_IDLE_DELAY;
-	} else if (add_front) {
-		/* a preempting queue goes before everything else */
-		first = cfq_st_first(st);
-		key = (first ? first->rb_key : now) - CFQ_PREEMPT_LEAD;
-	} else {
-		key = cfq_st_key(now, cfqq->cfqg->nr_cfqq + new,
-				 cfq_prio_slice(cfqd->cfq_slice[1], 0),
-				 cfq_prio_slice(cfqd->cfq_slice[cfqq->sync],
-						cfqq->ioprio),
-				 cfqq->slice_resid);
-		cfqq->slice_resid = 0;
-	}
-
-	if (!new) {
-		if (key == cfqq->rb_key && cfqq->service_tree == st)
-			return;
-		cfq_st_erase(cfqq);
-	}
-	cfq_st_insert(st, cfqq, key);
-	if (new)
-		cfq_group_notify_queue_add(cfqd, cfqq->cfqg);
-}
-
-static void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
-{
-	cfq_log_cfqq(cfqd, cfqq, "add_to_rr");
-	cfqq->on_rr = 1;
-	cfqd->busy_queues++;
-	if (cfqq->sync)
-		cfqd->busy_sync_queues++;
-	/*
-	 * An IDLE queue that starts waiting now is not starved yet: count
-	 * its wait from here.
-	 */
-	if (cfq_class_idle(cfqq) && !cfqq->cfqg->service_tree_idle.count)
-		cfqd->idle_class_served = ktime_get_ns();
-	cfq_service_tree_add(cfqd, cfqq, false);
-}
-
-void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
-{
-	cfq_log_cfqq(cfqd, cfqq, "del_from_rr");
-	cfqq->on_rr = 0;
-	cfq_prio_tree_add(cfqq);
-	if (!RB_EMPTY_NODE(&cfqq->rb_node)) {
-		cfq_st_erase(cfqq);
-		cfq_group_notify_queue_del(cfqd, cfqq->cfqg);
-	}
-	cfqd->busy_queues--;
-	if (cfqq->sync)
-		cfqd->busy_sync_queues--;
 }
 
 /*
@@ -368,7 +295,7 @@ void cfq_exit_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfqq->sync && !--cfqq->procs) {
 		cfqq->exited = 1;
 		cfqq->idle_window = 0;
-		if (cfqd->active_queue == cfqq && cfqq->wait_request) {
+		if (cfqd->active_queue == cfqq && cfq_wait_for_active(cfqd)) {
 			cfq_slice_expired(cfqd, false);
 			cfq_schedule_dispatch(cfqd);
 		}
@@ -581,7 +508,7 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 		return true;
 	if (RB_EMPTY_ROOT(&cfqq->sort_list) && !cfq_should_idle(cfqd, cfqq))
 		return true;
-	if (!cfqq->wait_request)
+	if (!cfq_wait_for_active(cfqd))
 		return false;
 	/* idling, and this request is close to the head: take it */
 	if (blk_rq_pos(rq) >= cfqd->last_position)
@@ -628,9 +555,8 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		 * the plug, so holding it back for more merging gains
 		 * nothing: stop idling, the core runs the queue next.
 		 */
-		if (cfqq->wait_request) {
+		if (cfq_wait_for_active(cfqd)) {
 			cfq_log_cfqq(cfqd, cfqq, "idle wait ends");
-			cfqq->wait_request = 0;
 			cfq_cancel_idle_timer(cfqd);
 		}
 	} else if (!cfqd->active_queue) {
@@ -926,7 +852,7 @@ int cfq_init_sched(struct request_queue *q, struct elevator_queue *eq)
 	cfq_hrtimer_setup(&cfqd->idle_slice_timer, cfq_idle_slice_timer);
 
 	cfq_init_tunables(cfqd);
-	cfqd->hw_tag = -1;
+	cfqd->hw_tag = CFQ_HW_UNKNOWN;
 	cfqd->last_delayed_sync = now - NSEC_PER_SEC;
 	cfqd->idle_class_served = now;
 

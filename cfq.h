@@ -74,6 +74,25 @@ enum wl_type_t {
 	SYNC_WORKLOAD = 2,
 };
 
+/*
+ * What cfq waits for while it holds the disk back (cfq_data.wait), set
+ * where the idle timer is armed. The first two are waits of the active
+ * queue, the last has no active queue.
+ */
+enum cfq_wait {
+	CFQ_WAIT_NONE = 0,	/* not waiting: dispatch whatever is chosen */
+	CFQ_WAIT_QUEUE,		/* slice_idle: the active queue's next request */
+	CFQ_WAIT_GROUP,		/* group_idle: a request of its group's queues */
+	CFQ_WAIT_IDLE_CLASS,	/* the quiet time before IDLE class is served */
+};
+
+/* Whether the device queues requests internally (NCQ), as learnt */
+enum cfq_hw_tag {
+	CFQ_HW_UNKNOWN = 0,	/* not enough samples yet: treated as queueing */
+	CFQ_HW_NO_QUEUEING,
+	CFQ_HW_QUEUEING,	/* proven; stays so */
+};
+
 /* Exponentially weighted think time of a process or a service tree */
 struct cfq_ttime {
 	u64 last_end_request;	/* ns of the last completion */
@@ -136,7 +155,6 @@ struct cfq_queue {
 	int procs;			/* io contexts whose sync queue it is */
 
 	unsigned int on_rr:1;		/* on a service tree (busy) */
-	unsigned int wait_request:1;	/* idle timer armed for this queue */
 	unsigned int must_dispatch:1;	/* FIFO forces the next dispatch */
 	unsigned int fifo_expire:1;	/* FIFO already forced this slice */
 	unsigned int idle_window:1;	/* idling pays off for this queue */
@@ -261,9 +279,9 @@ struct cfq_data {
 	int rq_in_driver;
 	int rq_in_flight[2];
 	bool declined;			/* refused dispatch with work queued */
-	bool idling;			/* idle timer logically armed */
+	enum cfq_wait wait;		/* what the idle timer is armed for */
 
-	int hw_tag;			/* -1 unknown, 0 no queueing, 1 queueing */
+	enum cfq_hw_tag hw_tag;
 	int hw_tag_est_depth;
 	unsigned int hw_tag_samples;
 
@@ -295,6 +313,18 @@ struct cfq_data {
 };
 
 #define RQ_CFQQ(rq)	((struct cfq_queue *)(rq)->elv.priv[0])
+
+/* Is cfq idling for the active queue (or its group)? */
+static inline bool cfq_wait_for_active(struct cfq_data *cfqd)
+{
+	return cfqd->wait == CFQ_WAIT_QUEUE || cfqd->wait == CFQ_WAIT_GROUP;
+}
+
+/* May the device queue internally? Unknown counts as yes, as in CFQ. */
+static inline bool cfq_hw_may_queue(struct cfq_data *cfqd)
+{
+	return cfqd->hw_tag != CFQ_HW_NO_QUEUEING;
+}
 
 static inline bool cfq_class_idle(struct cfq_queue *cfqq)
 {
@@ -368,71 +398,6 @@ static inline unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
 }
 
 /*
- * Service-tree key of a queue (re)entering its tree at @now: lower levels
- * start later by the difference between the top and their own slice,
- * times the number of other busy queues (so a level-7 queue does not come
- * round as often as a level-0 one); unused slice of the previous turn
- * (@resid > 0) moves it forward, an overrun back.
- */
-static inline u64 cfq_st_key(u64 now, unsigned int nr_busy, u64 top_slice,
-			     u64 own_slice, s64 resid)
-{
-	u64 offset = 0;
-
-	if (nr_busy > 1 && top_slice > own_slice)
-		offset = (nr_busy - 1) * (top_slice - own_slice);
-	return now + offset - resid;
-}
-
-/* Keys are compared as signed distances, robust against wrap-around. */
-static inline bool cfq_key_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
-static inline struct cfq_queue *cfq_st_first(struct cfq_rb_root *st)
-{
-	struct rb_node *n = rb_first_cached(&st->rb);
-
-	return n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
-}
-
-/* Insert @cfqq with key @key; equal keys go after the existing ones. */
-static inline void cfq_st_insert(struct cfq_rb_root *st,
-				 struct cfq_queue *cfqq, u64 key)
-{
-	struct rb_node **p = &st->rb.rb_root.rb_node, *parent = NULL;
-	bool leftmost = true;
-
-	while (*p) {
-		struct cfq_queue *q = rb_entry(*p, struct cfq_queue, rb_node);
-
-		parent = *p;
-		if (cfq_key_before(key, q->rb_key)) {
-			p = &parent->rb_left;
-		} else {
-			p = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	cfqq->rb_key = key;
-	rb_link_node(&cfqq->rb_node, parent, p);
-	rb_insert_color_cached(&cfqq->rb_node, &st->rb, leftmost);
-	cfqq->service_tree = st;
-	st->count++;
-}
-
-static inline void cfq_st_erase(struct cfq_queue *cfqq)
-{
-	struct cfq_rb_root *st = cfqq->service_tree;
-
-	rb_erase_cached(&cfqq->rb_node, &st->rb);
-	RB_CLEAR_NODE(&cfqq->rb_node);
-	cfqq->service_tree = NULL;
-	st->count--;
-}
-
-/*
  * Global sliding window (Tejun Heo's 2005 CFQ proposal): the head sweeps
  * the disk upwards. The next request of a queue is the first one starting
  * at or after the window start @last - 2 * @back_max_kib (KiB to sectors:
@@ -482,6 +447,24 @@ static inline struct request *cfq_window_next(struct rb_root *sort_list,
 }
 
 /*
+ * The cost of moving the head from @last to @s: the distance forward, or
+ * @penalty times the distance back within @back_max sectors. False if @s
+ * lies further back: the request "wraps".
+ */
+static inline bool cfq_head_dist(sector_t s, sector_t last,
+				 sector_t back_max, unsigned int penalty,
+				 sector_t *dist)
+{
+	if (s >= last)
+		*dist = s - last;
+	else if (s + back_max >= last)
+		*dist = (last - s) * penalty;
+	else
+		return false;	/* wraps */
+	return true;
+}
+
+/*
  * CFQ's neighbour rule (sliding_window=0): of two candidates, prefer sync,
  * then REQ_PRIO, then the one closer to the head at @last. A backward
  * distance within @back_max sectors counts @penalty times; beyond that the
@@ -494,7 +477,7 @@ static inline struct request *cfq_choose_req(struct request *rq1,
 					     unsigned int penalty)
 {
 	sector_t s1, s2, d1 = 0, d2 = 0;
-	bool wrap1 = false, wrap2 = false;
+	bool near1, near2;
 
 	if (!rq1 || rq1 == rq2)
 		return rq2;
@@ -507,26 +490,15 @@ static inline struct request *cfq_choose_req(struct request *rq1,
 
 	s1 = blk_rq_pos(rq1);
 	s2 = blk_rq_pos(rq2);
-	if (s1 >= last)
-		d1 = s1 - last;
-	else if (s1 + back_max >= last)
-		d1 = (last - s1) * penalty;
-	else
-		wrap1 = true;
-	if (s2 >= last)
-		d2 = s2 - last;
-	else if (s2 + back_max >= last)
-		d2 = (last - s2) * penalty;
-	else
-		wrap2 = true;
-
-	if (!wrap1 && !wrap2) {
+	near1 = cfq_head_dist(s1, last, back_max, penalty, &d1);
+	near2 = cfq_head_dist(s2, last, back_max, penalty, &d2);
+	if (near1 && near2) {
 		if (d1 != d2)
 			return d1 < d2 ? rq1 : rq2;
 		return s1 >= s2 ? rq1 : rq2;
 	}
-	if (wrap1 != wrap2)
-		return wrap1 ? rq2 : rq1;
+	if (near1 != near2)
+		return near1 ? rq1 : rq2;
 	return s1 <= s2 ? rq1 : rq2;
 }
 
@@ -551,52 +523,6 @@ static inline bool cfq_ttime_big(struct cfq_ttime *t, u64 idle)
 	return t->ttime_samples > CFQ_TTIME_VALID && t->ttime_mean > idle;
 }
 
-/*
- * A prio tree holds the busy sync queues of a (group, ioprio level)
- * keyed by the start sector of their next request; equal keys go right.
- */
-static inline void cfq_prio_tree_insert(struct rb_root *root,
-					struct cfq_queue *cfqq)
-{
-	struct rb_node **p = &root->rb_node, *parent = NULL;
-	sector_t pos = blk_rq_pos(cfqq->next_rq);
-
-	while (*p) {
-		struct cfq_queue *q = rb_entry(*p, struct cfq_queue, p_node);
-
-		parent = *p;
-		if (pos < blk_rq_pos(q->next_rq))
-			p = &parent->rb_left;
-		else
-			p = &parent->rb_right;
-	}
-	rb_link_node(&cfqq->p_node, parent, p);
-	rb_insert_color(&cfqq->p_node, root);
-	cfqq->p_root = root;
-}
-
-static inline void cfq_prio_tree_erase(struct cfq_queue *cfqq)
-{
-	rb_erase(&cfqq->p_node, cfqq->p_root);
-	cfqq->p_root = NULL;
-}
-
-/* A queue of a prio tree whose next request starts at @pos, or NULL. */
-static inline struct cfq_queue *cfq_prio_tree_lookup(struct rb_root *root,
-						     sector_t pos)
-{
-	struct rb_node *n = root->rb_node;
-
-	while (n) {
-		struct cfq_queue *q = rb_entry(n, struct cfq_queue, p_node);
-
-		if (pos == blk_rq_pos(q->next_rq))
-			return q;
-		n = pos < blk_rq_pos(q->next_rq) ? n->rb_left : n->rb_right;
-	}
-	return NULL;
-}
-
 /* cfq-group.c */
 int cfq_register_policy(void);
 void cfq_unregister_policy(void);
@@ -608,33 +534,28 @@ struct cfq_group *cfq_bio_group(struct cfq_data *cfqd, struct bio *bio);
 unsigned int cfq_group_write_depth(struct cfq_data *cfqd,
 				   struct cfq_group *cfqg, bool sync);
 bool cfq_group_is_ancestor(struct cfq_group *anc, struct cfq_group *cfqg);
-bool cfq_iops_mode(struct cfq_data *cfqd);
-struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum wl_class_t class,
-			       enum wl_type_t type);
-unsigned int cfq_group_busy_queues_wl(struct cfq_group *cfqg,
-				      enum wl_class_t class);
-unsigned int cfq_group_get_avg_queues(struct cfq_group *cfqg, bool rt);
-u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_notify_queue_add(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_notify_queue_del(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
-		      struct cfq_queue *cfqq, u64 now);
-struct cfq_group *cfq_get_next_cfqg(struct cfq_data *cfqd);
-void cfq_group_restore_workload(struct cfq_data *cfqd, struct cfq_group *cfqg,
-				u64 now);
 struct cfq_queue **cfq_async_queue_slot(struct cfq_group *cfqg,
 					int ioprio_class, int level);
 void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now);
+void cfqg_stats_dequeue(struct cfq_group *cfqg);
+void cfqg_stats_time(struct cfq_group *cfqg, u64 used);
 void cfqg_stats_idle_start(struct cfq_data *cfqd, struct cfq_group *cfqg,
 			   u64 now);
 void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now);
 
+/* cfq-tree.c */
+void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			  bool add_front);
+void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
+		      struct cfq_queue *cfqq, u64 now);
+u64 cfq_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now);
+
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);
 void cfq_exit_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			  bool add_front);
-void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 void cfq_update_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			struct request *rq);
 void cfq_remove_request(struct request_queue *q, struct request *rq);

@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
-#include "cfq.h"
+#include "cfq-tree.h"
 #include "cfq_kunit_compat.h"
 
 #define MS(x)	((u64)(x) * NSEC_PER_MSEC)
