@@ -8,7 +8,9 @@
  * irq-safe spinlock (the idle hrtimer fires in hard-irq context and requests
  * complete from interrupts). Lock order: q->queue_lock -> cfqd->lock and
  * ioc->lock -> cfqd->lock; cfq never takes queue_lock or ioc->lock while
- * holding cfqd->lock.
+ * holding cfqd->lock. Each struct below says what guards its fields; a
+ * field read without its lock is accessed with READ_ONCE()/WRITE_ONCE()
+ * and says so.
  */
 #ifndef _CFQ_H
 #define _CFQ_H
@@ -48,11 +50,28 @@
 #define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
 #define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
 #define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
+/*
+ * The floors in jiffies (this one, and a jiffy in cfq_slice_usage() and
+ * cfq_should_wait_busy()) are CFQ's, from when its timers counted
+ * jiffies: a workload slice of at least 2 jiffies, a charge of at least
+ * one. They stay in jiffies (2-8 ms for HZ 1000-250; Debian's kernels have
+ * HZ 250) so that the shortest turns cost what they cost in CFQ; they were
+ * not re-tuned in ns.
+ */
 #define CFQ_MIN_TT		(2 * NSEC_PER_SEC / HZ)	/* minimum workload slice */
 #define CFQ_HW_QUEUE_MIN	5	/* depth that proves device queueing */
 #define CFQ_HW_TAG_SAMPLES	50
 #define CFQ_HIST_DIVISOR	4
 #define CFQ_SERVICE_SHIFT	12	/* fixed point of cfq_group.vfraction */
+/*
+ * Seeks, with CFQ 4.20's numbers (not re-tuned here): a jump of more than
+ * 400 KiB counts as a seek; within 4 MiB of the head a request is "close"
+ * for preemption and cooperators (on hddsim such a seek costs a small
+ * part of the ~10 ms of a random one). On a non-rotational device what
+ * costs is small requests: under 32 KiB. A queue is seeky if more than 4
+ * of its last 32 requests were seeks (1/8), so a file read that crosses a
+ * few extents, or a reader that another one interrupts, is not.
+ */
 #define CFQQ_SEEK_THR		((sector_t)8 * 100)	/* sectors */
 #define CFQQ_CLOSE_THR		((sector_t)8 * 1024)	/* sectors */
 #define CFQQ_SECT_THR_NONROT	((sector_t)2 * 32)	/* sectors */
@@ -101,7 +120,10 @@ struct cfq_ttime {
 	unsigned long ttime_samples;
 };
 
-/* A service tree: busy queues ordered by rb_key, leftmost served first */
+/*
+ * A service tree: busy queues ordered by rb_key, leftmost served first.
+ * Under cfqd->lock.
+ */
 struct cfq_rb_root {
 	struct rb_root_cached rb;
 	unsigned int count;
@@ -113,7 +135,12 @@ struct cfq_rb_root {
 struct cfq_data;
 struct cfq_group;
 
-/* Per-process sync queue, or an async queue shared per (class, level) */
+/*
+ * Per-process sync queue, or an async queue shared per (class, level).
+ * Every field is under cfqd->lock. References (ref): each request that
+ * points at the queue (RQ_CFQQ), each cfq_io_cq slot, a group's pin of
+ * its shared async queues, a pending merge (new_cfqq).
+ */
 struct cfq_queue {
 	int ref;
 	struct cfq_data *cfqd;
@@ -169,7 +196,11 @@ struct cfq_queue {
 	unsigned int split_coop:1;	/* merged and turned seeky: split */
 };
 
-/* Per io_context x device: the process's queues on this device */
+/*
+ * Per io_context x device: the process's queues on this device. cfqq[] and
+ * ioprio under cfqd->lock; the icq itself belongs to the block layer
+ * (ioc->lock, q->queue_lock).
+ */
 struct cfq_io_cq {
 	struct io_cq icq;		/* must be first */
 	struct cfq_queue *cfqq[2];	/* [async, sync] */
@@ -198,6 +229,13 @@ struct cfqg_stats {
  * and sits on the device's group service tree, ordered by vdisktime,
  * while it has busy queues. Freed an RCU grace period after its last
  * reference, as the cgroup file printers may still be reading it.
+ *
+ * Locking: the scheduling fields (tree position, shares, service trees,
+ * counts, saved workload, async queues) and the stats are under
+ * cfqd->lock, as is online (cleared by pd_offline under it). cfqd and
+ * parent are set in pd_init and never change; ref is atomic. The
+ * configured weights (new_*, dev_*) are written by the cgroup files under
+ * blkcg->lock or queue_lock and read by the scheduler with READ_ONCE().
  */
 struct cfq_group {
 	struct blkg_policy_data pd;	/* must be first */
@@ -251,6 +289,14 @@ struct cfq_group {
  * Per device. Freed an RCU grace period after exit_sched(): a cgroup file
  * printer that found a group before the policy was deactivated may still
  * take its cfqd->lock.
+ *
+ * Locking: everything under lock, except: queue and root_group, set in
+ * init_sched; rq_queued and wait, written under the lock and read without
+ * it by has_work() and bio_merge() (READ_ONCE); dispatch, whose emptiness
+ * has_work() tests with list_empty_careful(); async_depth, written by
+ * depth_updated() (the queue frozen) and read by limit_depth(); and the
+ * depth_task/depth_limit hand-off, read by limit_depth() without the lock
+ * (see cfq_limit_depth()). The tunables are written by sysfs under lock.
  */
 struct cfq_data {
 	struct request_queue *queue;
@@ -292,7 +338,9 @@ struct cfq_data {
 	u64 idle_class_served;		/* last IDLE-class dispatch */
 
 	unsigned int async_depth[2];	/* tag limits [async, sync write] */
-	/* cfq_bio_merge() to cfq_limit_depth(): the depth of @task's write */
+	/* cfq_bio_merge() to cfq_limit_depth(): the depth of the write that
+	 * depth_task allocates a request for next (0: no group limit)
+	 */
 	struct task_struct *depth_task;
 	unsigned int depth_limit;
 
