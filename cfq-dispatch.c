@@ -317,6 +317,23 @@ out:
  * Selection and dispatch
  */
 
+/*
+ * A seeky queue keeps its idle window only as a deep one (it had 4+
+ * requests queued, cfq_update_idle_window()). If it runs dry in the first
+ * half of its slice, the device serves it faster than it refills: its
+ * depth does not last, and idling for it would leave the disk idle between
+ * seeks. Drop deep and the window (CFQ 4.20).
+ */
+static void cfq_check_shallow(struct cfq_queue *cfqq, u64 now)
+{
+	if (CFQQ_SEEKY(cfqq) && cfqq->idle_window &&
+	    (cfqq->slice_new ||
+	     cfqq->slice_end - now > now - cfqq->slice_start)) {
+		cfqq->deep = 0;
+		cfqq->idle_window = 0;
+	}
+}
+
 /* Keep the active queue, or expire it and activate the next one. */
 static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 {
@@ -354,19 +371,7 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 	if (cfqd->wait != CFQ_WAIT_NONE)
 		return NULL;
 
-	/*
-	 * A seeky queue keeps its idle window only as a deep one (it had 4+
-	 * requests queued, cfq_update_idle_window()). If it runs dry in the
-	 * first half of its slice, the device serves it faster than it
-	 * refills: its depth does not last, and idling for it would leave
-	 * the disk idle between seeks. Drop deep and the window (CFQ 4.20).
-	 */
-	if (CFQQ_SEEKY(cfqq) && cfqq->idle_window &&
-	    (cfqq->slice_new ||
-	     cfqq->slice_end - now > now - cfqq->slice_start)) {
-		cfqq->deep = 0;
-		cfqq->idle_window = 0;
-	}
+	cfq_check_shallow(cfqq, now);
 	/* wait for the requests in flight: their completion may arm idling */
 	if (cfqq->dispatched && cfq_should_idle(cfqd, cfqq))
 		return NULL;
