@@ -4,8 +4,6 @@
 log() { echo "# $*"; }
 # fail MSG: the case fails with MSG as its reason
 fail() { echo "$*"; exit 1; }
-# check COND-DESCRIPTION CMD...: fail unless CMD succeeds
-check() { local what=$1; shift; "$@" || fail "check failed: $what"; }
 
 # nullb_load PARAM...: (re)load null_blk with PARAMs; device /dev/nullb0
 nullb_load() {
