@@ -60,16 +60,32 @@ trace_stop() {
 	echo nop >/sys/kernel/tracing/current_tracer
 }
 
-# hdd_reader NAME OFFSET SECONDS [IONICE-ARGS...]: a sequential 128k direct
-# reader of /dev/hdd0 at OFFSET for SECONDS, under ionice; terse fio output
-# in /tmp/NAME.fio (fio_kib NAME: its KiB/s, fio_total NAME: KiB read)
+# hdd_reader [-g CGROUP] [-b BS] NAME OFFSET SECONDS [IONICE-ARGS...]: a
+# sequential direct reader (psync, blocks of BS, default 128k) of /dev/hdd0
+# at OFFSET for SECONDS, in CGROUP (relative to /sys/fs/cgroup; default: the
+# caller's), under ionice IONICE-ARGS if any; terse fio output in
+# /tmp/NAME.fio (fio_kib NAME: its KiB/s, fio_total NAME: KiB read)
 hdd_reader() {
-	local name=$1 off=$2 t=$3
+	local cg='' bs=128k name off t
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-g) cg=$2; shift 2 ;;
+		-b) bs=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	name=$1 off=$2 t=$3
 	shift 3
-	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
-		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime="$t" \
-		--time_based --filename=/dev/hdd0 --name="$name" \
-		--offset="$off" --size=512M
+	local cmd=(fio --eta=never --minimal --output="/tmp/$name.fio"
+		--direct=1 --bs="$bs" --rw=read --ioengine=psync --runtime="$t"
+		--time_based --filename=/dev/hdd0 --name="$name"
+		--offset="$off" --size=512M)
+	[ $# = 0 ] || cmd=(ionice "$@" "${cmd[@]}")
+	if [ -n "$cg" ]; then
+		in_cgroup "$cg" "${cmd[@]}"
+	else
+		"${cmd[@]}"
+	fi
 }
 fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
 fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
