@@ -87,6 +87,26 @@ hdd_reader() {
 		"${cmd[@]}"
 	fi
 }
+# hdd_reader_pair SECONDS CHECK NAME1 IONICE1 NAME2 IONICE2: two hdd_readers
+# side by side for SECONDS under ionice IONICE1 and IONICE2 (one word each,
+# e.g. "-c2 -n0"), twice: NAME1 at 0 and NAME2 at 2G, then NAME1 at 2G and
+# NAME2 at 0. After each run it calls CHECK OFFSET1 KIB1 KIB2 (where NAME1
+# read, the two readers' KiB/s), which fails the case or returns.
+hdd_reader_pair() {
+	local t=$1 chk=$2 n1=$3 n2=$5 o1 o2 p1 p2 a1 a2
+	read -ra a1 <<<"$4"
+	read -ra a2 <<<"$6"
+	for o1 in 0 2G; do
+		o2=$([ "$o1" = 0 ] && echo 2G || echo 0)
+		hdd_reader "$n1" "$o1" "$t" "${a1[@]}" &
+		p1=$!
+		hdd_reader "$n2" "$o2" "$t" "${a2[@]}" &
+		p2=$!
+		wait $p1 || fail "$n1 fio (ionice $4) failed"
+		wait $p2 || fail "$n2 fio (ionice $6) failed"
+		"$chk" "$o1" "$(fio_kib "$n1")" "$(fio_kib "$n2")"
+	done
+}
 fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
 fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
 
