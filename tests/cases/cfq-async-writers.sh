@@ -12,9 +12,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 old_bg=$(cat /proc/sys/vm/dirty_background_bytes)
 old_bgr=$(cat /proc/sys/vm/dirty_background_ratio)

@@ -10,9 +10,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 # levels OFFSET HI LO: level 0 read HI KiB/s at OFFSET, level 7 LO
 levels() {

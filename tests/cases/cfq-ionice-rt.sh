@@ -9,9 +9,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 # classes OFFSET RT BE: the RT reader read RT KiB/s at OFFSET, BE's BE
 classes() {

@@ -113,10 +113,12 @@ fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
 # Weight-group helpers (cgroup v2 at /sys/fs/cgroup, $CG)
 CG=/sys/fs/cgroup
 # hdd_setup [HDDSIM-PARAM...]: a fresh emulated disk hdd0 under cfq, and
-# the io controller on for the root's children
+# the io controller on for the root's children (the cases that run cfq on
+# hddsim start with it; one that makes no cgroup runs all in the root,
+# where that switch changes nothing)
 hdd_setup() {
 	rmmod hddsim 2>/dev/null || true
-	modprobe hddsim "$@" || fail "modprobe hddsim $* failed"
+	modprobe hddsim "$@" || fail "modprobe hddsim${*:+ $*} failed"
 	sched_set hdd0 cfq
 	echo +io >$CG/cgroup.subtree_control
 }
