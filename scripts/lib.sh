@@ -1,5 +1,8 @@
 # shellcheck shell=bash
 # Common helpers for the cfq scripts; sourced, never run.
+# The variables set here (kernel_info's, CFQ_SPLAT) are for the scripts that
+# source this file: unused here (SC2034) is what they are.
+# shellcheck disable=SC2034
 
 CFQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CFQ_CACHE=${CFQ_CACHE:-$CFQ_TOP/.cache}
@@ -8,6 +11,8 @@ CFQ_KERNELS=${CFQ_KERNELS:-$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }'
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 log() { echo "[$(basename "$0")] $*" >&2; }
+# header FILE KEY: the value of the first '# KEY:' line of a case or benchmark
+header() { sed -n "s/^# $2: *//p" "$1" | head -1; }
 
 # kernel_info KEY: sets KEY PKGVER ABI SRCPKG KBUILDPKG SUITE BUILDENV and the paths
 # KDIR (complete when $KDIR/.complete exists), KHDR (kbuild tree), KSRC

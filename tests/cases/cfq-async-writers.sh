@@ -12,9 +12,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 old_bg=$(cat /proc/sys/vm/dirty_background_bytes)
 old_bgr=$(cat /proc/sys/vm/dirty_background_ratio)
@@ -27,21 +25,16 @@ restore() {
 }
 trap restore EXIT
 
-# reader NAME SECONDS: the sequential reader, at 3 GiB
-reader() {
-	fio --eta=never --minimal --output="/tmp/$1.fio" --direct=1 --bs=128k \
-		--rw=read --ioengine=psync --runtime="$2" --time_based \
-		--filename=/dev/hdd0 --name="$1" --offset=3G --size=512M
-}
 # written: MiB written to hdd0 so far (completed)
 written() { awk '{ print int($7 / 2048) }' /sys/block/hdd0/stat; }
 
-reader solo 4 || fail "solo reader failed"
-solo=$(awk -F';' '{ print $7 }' /tmp/solo.fio)
+# the reader: hdd_reader (sequential, 128k) at 3 GiB, alone for 4 s
+hdd_reader solo 3G 4 || fail "solo reader failed"
+solo=$(fio_kib solo)
 
 echo 1048576 >/proc/sys/vm/dirty_background_bytes
 w0=$(written)
-reader mixed 6 &
+hdd_reader mixed 3G 6 &
 rp=$!
 fio --eta=never --minimal --output=/tmp/w.fio --bs=128k --rw=write \
 	--size=32M --filename=/dev/hdd0 --offset_increment=256M \
@@ -55,7 +48,7 @@ for _ in 1 2 3 4 5; do
 	prog="$prog $during"
 done
 wait $rp || fail "reader failed next to the writers"
-mixed=$(awk -F';' '{ print $7 }' /tmp/mixed.fio)
+mixed=$(fio_kib mixed)
 log "reader alone $solo KiB/s, next to 8 writers $mixed KiB/s;" \
 	"MiB written after 1..5 s:$prog"
 wait $wp || fail "a writer failed"

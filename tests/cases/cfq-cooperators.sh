@@ -17,9 +17,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 P=/sys/module/cfq/parameters/cooperators
 trap 'echo Y >$P' EXIT
 

@@ -12,9 +12,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 Q=/sys/block/hdd0/queue/iosched
 
 # stream: 4 s of it; sets rk (read KiB/s), wkb (KiB written), wmax (max write

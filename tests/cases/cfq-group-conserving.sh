@@ -15,17 +15,11 @@ DEV=$(cat /sys/block/hdd0/dev)
 cg_make wclo 100
 cg_make wchi 1000
 
-# reader CGROUP NAME: a sequential reader for 4 s
-reader() {
-	in_cgroup "$1" fio --eta=never --minimal --output="/tmp/$2.fio" \
-		--direct=1 --bs=64k --rw=read --ioengine=psync --runtime=4 \
-		--time_based --filename=/dev/hdd0 --name="$2" --offset=0 \
-		--size=512M
-}
-
-reader . alone
+# the reader: sequential, 64k, at 0 for 4 s (hdd_reader); alone, it is in
+# the root cgroup
+hdd_reader -g . -b 64k alone 0 4
 alone=$(fio_sum alone 7)
-reader wclo empty
+hdd_reader -g wclo -b 64k empty 0 4
 ratio_in "next to an empty weight-1000 sibling, of alone" "$(fio_sum empty 7)" "$alone" 0.95 1.05
 
 # the sibling reads 16 MiB elsewhere, then sleeps with its queue alive
@@ -37,7 +31,7 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 [ "$(cg_stat wchi "$DEV" rbytes)" = 16777216 ] || fail "the sibling's 16 MiB read did not finish"
-reader wclo idle
+hdd_reader -g wclo -b 64k idle 0 4
 ratio_in "next to an idle weight-1000 sibling, of alone" "$(fio_sum idle 7)" "$alone" 0.95 1.05
 # the sleep is a child of $!: end everything in the cgroup
 echo 1 >$CG/wchi/cgroup.kill

@@ -17,17 +17,11 @@ cg_make hA/a1 100
 cg_make hA/a2 100
 cg_make hB 100
 
-# reader CGROUP NAME OFFSET: a sequential reader for 5 s
-reader() {
-	in_cgroup "$1" fio --eta=never --minimal --output="/tmp/$2.fio" \
-		--direct=1 --bs=64k --rw=read --ioengine=psync --runtime=5 \
-		--time_based --filename=/dev/hdd0 --name="$2" --offset="$3" \
-		--size=512M
-}
+# split MODE: a sequential 64k reader in each of A1, A2 and B for 5 s
 split() {
-	reader hA/a1 a1 0 &
-	reader hA/a2 a2 1G &
-	reader hB b 2G &
+	hdd_reader -g hA/a1 -b 64k a1 0 5 &
+	hdd_reader -g hA/a2 -b 64k a2 1G 5 &
+	hdd_reader -g hB -b 64k b 2G 5 &
 	wait
 	a1=$(fio_sum a1 7) a2=$(fio_sum a2 7) b=$(fio_sum b 7)
 	ratio_in "$1, (A1 + A2):B" $((a1 + a2)) "$b" 1.7 2.3

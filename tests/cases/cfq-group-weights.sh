@@ -17,26 +17,20 @@ cg_make w100 100
 cg_make w200 200
 cg_make w400 400
 
-# reader WEIGHT OFFSET: a sequential reader in cgroup wWEIGHT for 5 s,
-# KiB/s in /tmp/wWEIGHT.fio
-reader() {
-	in_cgroup "w$1" fio --eta=never --minimal --output="/tmp/w$1.fio" \
-		--direct=1 --bs=64k --rw=read --ioengine=psync --runtime=5 \
-		--time_based --filename=/dev/hdd0 --name="w$1" --offset="$2" \
-		--size=512M
-}
+# The reader of weight W: hdd_reader in cgroup wW, 64k reads for 5 s,
+# its KiB/s in /tmp/wW.fio
 # two MODE: 100 against 200
 two() {
-	reader 100 0 &
-	reader 200 1G &
+	hdd_reader -g w100 -b 64k w100 0 5 &
+	hdd_reader -g w200 -b 64k w200 1G 5 &
 	wait
 	ratio_in "$1, 200:100" "$(fio_sum w200 7)" "$(fio_sum w100 7)" 1.75 2.25
 }
 # three MODE: 100, 200 and 400
 three() {
-	reader 100 0 &
-	reader 200 1G &
-	reader 400 2G &
+	hdd_reader -g w100 -b 64k w100 0 5 &
+	hdd_reader -g w200 -b 64k w200 1G 5 &
+	hdd_reader -g w400 -b 64k w400 2G 5 &
 	wait
 	ratio_in "$1, 200:100 of three" "$(fio_sum w200 7)" "$(fio_sum w100 7)" 1.7 2.3
 	ratio_in "$1, 400:200 of three" "$(fio_sum w400 7)" "$(fio_sum w200 7)" 1.7 2.3

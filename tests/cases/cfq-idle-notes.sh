@@ -9,9 +9,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 # count PATTERN: cfq notes in /tmp/trace.txt matching PATTERN
 count() { grep -cE " m +N cfq[0-9]+[SA]N? +$1" /tmp/trace.txt || true; }

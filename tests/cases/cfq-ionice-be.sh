@@ -10,25 +10,18 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
-for hi_off in 0 2G; do
-	lo_off=$([ $hi_off = 0 ] && echo 2G || echo 0)
-	hdd_reader hi $hi_off 3 -c2 -n0 &
-	p1=$!
-	hdd_reader lo "$lo_off" 3 -c2 -n7 &
-	p2=$!
-	wait $p1 || fail "level-0 fio failed"
-	wait $p2 || fail "level-7 fio failed"
-	hi=$(fio_kib hi) lo=$(fio_kib lo)
-	log "level 0 at $hi_off: level 0 $hi KiB/s, level 7 $lo KiB/s" \
+# levels OFFSET HI LO: level 0 read HI KiB/s at OFFSET, level 7 LO
+levels() {
+	local hi=$2 lo=$3
+	log "level 0 at $1: level 0 $hi KiB/s, level 7 $lo KiB/s" \
 		"(ratio $(awk -v h="$hi" -v l="$lo" 'BEGIN { if (l) printf "%.2f", h / l; else print "inf" }'))"
 	[ "$lo" -gt 0 ] || fail "the level-7 reader got nothing"
 	[ "$hi" -ge $((2 * lo)) ] || fail "level 0 $hi KiB/s is not 2 x level 7 $lo KiB/s"
 	[ "$hi" -le $((9 * lo)) ] || fail "level 7 starved: $lo KiB/s vs level 0 $hi KiB/s"
-done
+}
+hdd_reader_pair 3 levels hi "-c2 -n0" lo "-c2 -n7"
 
 sched_set hdd0 none
 rmmod hddsim

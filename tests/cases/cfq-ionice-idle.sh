@@ -10,9 +10,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 hdd_reader be 2G 3 -c2 -n4 || fail "solo BE fio failed"
 be_solo=$(fio_kib be)

@@ -9,23 +9,16 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
-for rt_off in 0 2G; do
-	be_off=$([ $rt_off = 0 ] && echo 2G || echo 0)
-	hdd_reader rt $rt_off 3 -c1 -n4 &
-	p1=$!
-	hdd_reader be "$be_off" 3 -c2 -n4 &
-	p2=$!
-	wait $p1 || fail "RT fio failed"
-	wait $p2 || fail "BE fio failed"
-	rt=$(fio_kib rt) be=$(fio_kib be)
-	log "RT at $rt_off: RT $rt KiB/s, BE $be KiB/s"
+# classes OFFSET RT BE: the RT reader read RT KiB/s at OFFSET, BE's BE
+classes() {
+	local rt=$2 be=$3
+	log "RT at $1: RT $rt KiB/s, BE $be KiB/s"
 	[ "$rt" -gt 0 ] || fail "the RT reader got nothing"
 	[ "$rt" -ge $((4 * be)) ] || fail "RT $rt KiB/s is not 4 x BE $be KiB/s"
-done
+}
+hdd_reader_pair 3 classes rt "-c1 -n4" be "-c2 -n4"
 
 sched_set hdd0 none
 rmmod hddsim

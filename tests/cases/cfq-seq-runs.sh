@@ -8,9 +8,7 @@
 # timeout: 240
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 
 # runs: from the D events in /tmp/trace.txt, "dispatches runs mean max":
 # a run is a sequence of dispatches each starting where the previous ended

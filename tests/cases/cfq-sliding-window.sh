@@ -15,9 +15,7 @@
 # timeout: 300
 set -euo pipefail
 
-rmmod hddsim 2>/dev/null || true
-modprobe hddsim || fail "modprobe hddsim failed"
-sched_set hdd0 cfq
+hdd_setup
 Q=/sys/block/hdd0/queue/iosched
 
 # check: replay /tmp/trace.txt; prints "dispatches descending switches

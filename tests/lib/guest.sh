@@ -4,8 +4,6 @@
 log() { echo "# $*"; }
 # fail MSG: the case fails with MSG as its reason
 fail() { echo "$*"; exit 1; }
-# check COND-DESCRIPTION CMD...: fail unless CMD succeeds
-check() { local what=$1; shift; "$@" || fail "check failed: $what"; }
 
 # nullb_load PARAM...: (re)load null_blk with PARAMs; device /dev/nullb0
 nullb_load() {
@@ -62,16 +60,52 @@ trace_stop() {
 	echo nop >/sys/kernel/tracing/current_tracer
 }
 
-# hdd_reader NAME OFFSET SECONDS [IONICE-ARGS...]: a sequential 128k direct
-# reader of /dev/hdd0 at OFFSET for SECONDS, under ionice; terse fio output
-# in /tmp/NAME.fio (fio_kib NAME: its KiB/s, fio_total NAME: KiB read)
+# hdd_reader [-g CGROUP] [-b BS] NAME OFFSET SECONDS [IONICE-ARGS...]: a
+# sequential direct reader (psync, blocks of BS, default 128k) of /dev/hdd0
+# at OFFSET for SECONDS, in CGROUP (relative to /sys/fs/cgroup; default: the
+# caller's), under ionice IONICE-ARGS if any; terse fio output in
+# /tmp/NAME.fio (fio_kib NAME: its KiB/s, fio_total NAME: KiB read)
 hdd_reader() {
-	local name=$1 off=$2 t=$3
+	local cg='' bs=128k name off t
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-g) cg=$2; shift 2 ;;
+		-b) bs=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	name=$1 off=$2 t=$3
 	shift 3
-	ionice "$@" fio --eta=never --minimal --output="/tmp/$name.fio" \
-		--direct=1 --bs=128k --rw=read --ioengine=psync --runtime="$t" \
-		--time_based --filename=/dev/hdd0 --name="$name" \
-		--offset="$off" --size=512M
+	local cmd=(fio --eta=never --minimal --output="/tmp/$name.fio"
+		--direct=1 --bs="$bs" --rw=read --ioengine=psync --runtime="$t"
+		--time_based --filename=/dev/hdd0 --name="$name"
+		--offset="$off" --size=512M)
+	[ $# = 0 ] || cmd=(ionice "$@" "${cmd[@]}")
+	if [ -n "$cg" ]; then
+		in_cgroup "$cg" "${cmd[@]}"
+	else
+		"${cmd[@]}"
+	fi
+}
+# hdd_reader_pair SECONDS CHECK NAME1 IONICE1 NAME2 IONICE2: two hdd_readers
+# side by side for SECONDS under ionice IONICE1 and IONICE2 (one word each,
+# e.g. "-c2 -n0"), twice: NAME1 at 0 and NAME2 at 2G, then NAME1 at 2G and
+# NAME2 at 0. After each run it calls CHECK OFFSET1 KIB1 KIB2 (where NAME1
+# read, the two readers' KiB/s), which fails the case or returns.
+hdd_reader_pair() {
+	local t=$1 chk=$2 n1=$3 n2=$5 o1 o2 p1 p2 a1 a2
+	read -ra a1 <<<"$4"
+	read -ra a2 <<<"$6"
+	for o1 in 0 2G; do
+		o2=$([ "$o1" = 0 ] && echo 2G || echo 0)
+		hdd_reader "$n1" "$o1" "$t" "${a1[@]}" &
+		p1=$!
+		hdd_reader "$n2" "$o2" "$t" "${a2[@]}" &
+		p2=$!
+		wait $p1 || fail "$n1 fio (ionice $4) failed"
+		wait $p2 || fail "$n2 fio (ionice $6) failed"
+		"$chk" "$o1" "$(fio_kib "$n1")" "$(fio_kib "$n2")"
+	done
 }
 fio_kib() { awk -F';' '{ print $7 }' "/tmp/$1.fio"; }
 fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
@@ -79,10 +113,12 @@ fio_total() { awk -F';' '{ print $6 }' "/tmp/$1.fio"; }
 # Weight-group helpers (cgroup v2 at /sys/fs/cgroup, $CG)
 CG=/sys/fs/cgroup
 # hdd_setup [HDDSIM-PARAM...]: a fresh emulated disk hdd0 under cfq, and
-# the io controller on for the root's children
+# the io controller on for the root's children (the cases that run cfq on
+# hddsim start with it; one that makes no cgroup runs all in the root,
+# where that switch changes nothing)
 hdd_setup() {
 	rmmod hddsim 2>/dev/null || true
-	modprobe hddsim "$@" || fail "modprobe hddsim $* failed"
+	modprobe hddsim "$@" || fail "modprobe hddsim${*:+ $*} failed"
 	sched_set hdd0 cfq
 	echo +io >$CG/cgroup.subtree_control
 }

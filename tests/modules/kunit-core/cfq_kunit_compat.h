@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Register KUnit suites on kernels with CONFIG_KUNIT and on kernels without
- * it, where kunit.ko is the shim built from tests/modules/kunit.
+ * it, where kunit.ko is built from tests/modules/kunit-core.
  *
  * With CONFIG_KUNIT this is kunit_test_suites(): the module loader hands the
  * suites to KUnit. Without it nothing reads the .kunit_test_suites section,
