@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the pure logic in cfq.h. Runs on kernels with CONFIG_KUNIT
- * and on Debian's, through the shim in tests/modules/kunit.
+ * KUnit tests of the pure logic in cfq.h and the tree primitives of
+ * cfq-tree.h. Runs on kernels with CONFIG_KUNIT and on Debian's, through
+ * the KUnit core built as a module in tests/modules/kunit-core.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
