@@ -1,6 +1,7 @@
 # title: B1, weight groups on an 8-spindle array: sequential readers in cgroups weighted 100 and 200
 # schedulers: cfq,cfq:slice_idle=0+group_idle=8,cfq:slice_idle=0+group_idle=0,bfq,none+iocost,none,mq-deadline,kyber
-# plot-column: 6
+# plot: 6 by 2; ylabel MB/s of weight 200 / MB/s of weight 100; title share of the weight-200 group (goal 2.0); goal 2.0; ymax 4
+# plot: 7 by 2; ylabel total MB/s (both groups); title throughput kept (higher is better)
 # The 2010 group_idle seed: two cgroups with weights 100 and 200 and N
 # sequential readers each (buffered 4k reads of separate 512 MiB regions)
 # on a striped array (hddsim array=1, 8 spindles, 64 KiB chunks). Weights

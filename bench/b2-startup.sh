@@ -1,6 +1,7 @@
 # title: B2, start-up under a reader: cold reads of 300 small files on ext4 (hddsim)
 # schedulers: none,mq-deadline,kyber,bfq,cfq
-# plot-column: 4
+# plot: 4,7; names reader in same cgroup,reader in other cgroup; ylabel start-up time / idle-disk start-up time; title start-up slowdown (lower is better); goal 1.0; values
+# plot: 5,8; names reader in same cgroup,reader in other cgroup; ylabel reader MB/s during the start-up; title the reader's throughput kept (higher is better); values
 # The 2009 seed: an application starts (reads its executable and libraries:
 # here one process, cat, reads 300 files of 4-96 KiB in a fixed order, cold
 # cache) while a background process reads a large file sequentially. Start-up time on an

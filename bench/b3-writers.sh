@@ -1,6 +1,8 @@
 # title: B3, many writers: buffered dd writers on ext4 (hddsim) with one sync reader
 # schedulers: none,mq-deadline,kyber,bfq,cfq
-# plot-column: 5
+# plot: 4 by 2; ylabel reader MB/s (log scale); title reader throughput (higher is better); log
+# plot: 5 by 2; ylabel reader max latency ms (log scale); title reader's worst latency (lower is better); log
+# plot: 3 by 2; title writers' progress
 # vm: --mem 3G
 # The 2011 writeback seed: 1, 10 and 100 buffered writers on a file system
 # while one process reads a file sequentially: bytes written back

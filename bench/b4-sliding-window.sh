@@ -1,6 +1,7 @@
 # title: B4, sliding window: 4 processes x 10 threads reading random 4-block runs (hddsim, depth 1)
 # schedulers: none,mq-deadline,kyber,bfq,cfq,cfq:sliding_window=0
-# plot-column: 2
+# plot: 2; title work done (higher is better); values
+# plot: 5; ylabel mean seek (million sectors); scale 1e-6; title mean seek distance (lower is better); values
 # The 2005 seed: many concurrent readers of short random runs on one disk
 # that does no reordering of its own (hddsim depth=1): the scheduler's
 # order decides the seeks. Operations completed in a fixed time.

@@ -1,5 +1,6 @@
 # title: B5, scheduler overhead: 4k random reads on null_blk (irqmode=0)
-# plot-column: 2
+# plot: 2,4; names QD1 (psync),QD32 (libaio); ylabel IOPS (4k random reads); title IOPS (higher is better); format %.0s%c
+# plot: 3,5; names QD1 (psync),QD32 (libaio); ylabel guest us per I/O above none; title cost per I/O (lower is better); values
 # Guest script: IOPS at QD1 (psync) and QD32 (libaio) per scheduler, and the
 # guest-time cost per I/O above 'none' (with -icount, 1 ns = 1 instruction).
 set -euo pipefail

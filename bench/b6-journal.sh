@@ -1,6 +1,7 @@
 # title: B6, the journal case: O_DSYNC 512-byte writes from a child cgroup on ext4 (hddsim)
 # schedulers: none,mq-deadline,kyber,bfq,cfq,cfq:slice_idle=0
-# plot-column: 2
+# plot: 2; ylabel KB/s written (O_DSYNC 512 B); title throughput (higher is better); values
+# plot: 3,4; names mean,max; ylabel write latency ms; title write latency (lower is better)
 # An LKML report from 2019 against CFQ: a 'dd bs=512 oflag=dsync' writer in
 # a child cgroup on ext4 whose journal thread (jbd2) runs in the root
 # cgroup. Each write waits for a journal commit; a scheduler that idles on
