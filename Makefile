@@ -11,6 +11,7 @@
 #   make check-debug      the tests on a KASAN/lockdep/kmemleak kernel
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
+#   make deb              the cfq-dkms Debian package, in build/deb/ (debian/)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -68,4 +69,7 @@ bench: setup
 checkpatch:
 	$(TOP)scripts/lint
 
-.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch
+deb:
+	$(TOP)scripts/build-deb
+
+.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb
