@@ -11,19 +11,29 @@
 #   make check-debug      the tests on a KASAN/lockdep/kmemleak kernel
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
+#   make deb              the cfq-dkms Debian package, in build/deb/ (debian/)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 TOP := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
 KERNELS := $(shell awk '!/^\#/ && NF { print $$1 }' $(TOP)scripts/kernels.conf)
+# the kernel series (6.12 of 6.12.118+deb13-amd64): Debian's linux-source-X.Y
+KSERIES = $(shell echo '$(KERNELRELEASE)' | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 
 ifeq ($(KVER),)
-BLOCK_PRIV ?= $(shell $(TOP)scripts/block-headers $(KERNELRELEASE))
+# looked up once, when first used (not for make clean)
+BLOCK_PRIV ?= $(eval BLOCK_PRIV := $$(shell $(TOP)scripts/block-headers $(KERNELRELEASE)))$(BLOCK_PRIV)
 
 all: modules
 
-modules:
-	@test -n "$(BLOCK_PRIV)" || { echo "no private block headers for $(KERNELRELEASE)" >&2; exit 1; }
+# The headers are checked first, as a prerequisite: the recipe of modules
+# (BLOCK_PRIV) is expanded only once that has passed. DKMS runs
+# 'make KERNELRELEASE=... KDIR=... modules' here (dkms.conf).
+kdir-check:
+	@test -f $(KDIR)/Makefile || { echo "cfq: kernel headers for $(KERNELRELEASE) not found in $(KDIR): install linux-headers-$(KERNELRELEASE)" >&2; exit 1; }
+
+modules: kdir-check
+	@test -n "$(BLOCK_PRIV)" || { echo "cfq: private block headers for $(KSERIES) not found: install linux-source-$(KSERIES)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) BLOCK_PRIV=$(BLOCK_PRIV) modules
 
 install: modules
@@ -59,4 +69,7 @@ bench: setup
 checkpatch:
 	$(TOP)scripts/lint
 
-.PHONY: all modules install clean setup check check-debug demo bench checkpatch
+deb:
+	$(TOP)scripts/build-deb
+
+.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb

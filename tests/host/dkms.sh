@@ -17,6 +17,11 @@ if [ "$BUILDENV" != host ] && [ -z "${CFQ_DKMS_FILES:-}" ]; then
 	exit $rc
 fi
 command -v dkms >/dev/null || { echo "dkms not installed"; exit 1; }
+# the cfq-dkms package owns the same /usr/src/cfq-VERSION and DKMS tree
+if dpkg-query -W -f='${Status}' cfq-dkms 2>/dev/null | grep -q 'ok installed'; then
+	echo "cfq-dkms is installed here, and this check would remove its DKMS tree: apt purge cfq-dkms first"
+	exit 1
+fi
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 src=/usr/src/cfq-$ver
 t=$(mktemp -d)
