@@ -42,6 +42,13 @@ void cfq_schedule_dispatch(struct cfq_data *cfqd)
  * is cancelled even if the callback could not be stopped, so a late
  * callback does nothing, and has_work() reports no work while cfq waits.
  */
+static const char *const cfq_wait_name[] = {
+	[CFQ_WAIT_NONE] = "none",
+	[CFQ_WAIT_QUEUE] = "queue",
+	[CFQ_WAIT_GROUP] = "group",
+	[CFQ_WAIT_IDLE_CLASS] = "idle_class",
+};
+
 static void cfq_arm_idle_timer(struct cfq_data *cfqd, enum cfq_wait wait,
 			       u64 ns)
 {
@@ -182,7 +189,7 @@ static bool cfq_idle_class_wait(struct cfq_data *cfqd, u64 now)
 		return false;
 	if (cfqd->wait == CFQ_WAIT_NONE) {
 		cfq_log(cfqd, "arm_idle: %llu %s", quiet_at - now,
-			cfq_wait_name(CFQ_WAIT_IDLE_CLASS));
+			cfq_wait_name[CFQ_WAIT_IDLE_CLASS]);
 		cfq_arm_idle_timer(cfqd, CFQ_WAIT_IDLE_CLASS, quiet_at - now);
 	}
 	return true;
@@ -275,7 +282,7 @@ static void cfq_arm_slice_timer(struct cfq_data *cfqd, u64 now)
 	cfq_arm_idle_timer(cfqd, wait, idle);
 	cfqg_stats_idle_start(cfqd, cfqq->cfqg, now);
 	cfq_log_cfqq(cfqd, cfqq, "arm_idle: %llu %s", idle,
-		     cfq_wait_name(wait));
+		     cfq_wait_name[wait]);
 }
 
 enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)

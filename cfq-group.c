@@ -370,7 +370,6 @@ static void cfq_pd_init(struct blkg_policy_data *pd)
 	struct cfq_group *cfqg = pd_to_cfqg(pd);
 
 	cfqg->cfqd = blkg->q->elevator->elevator_data;
-	cfqg->cgroup_id = cgroup_id(blkg->blkcg->css.cgroup);
 	if (blkg->parent) {
 		cfqg->parent = blkg_to_cfqg(blkg->parent);
 		cfqg_get(cfqg->parent);

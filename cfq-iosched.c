@@ -964,7 +964,6 @@ static struct elevator_type iosched_cfq = {
 	.icq_size	= sizeof(struct cfq_io_cq),
 	.icq_align	= __alignof__(struct cfq_io_cq),
 	.elevator_attrs	= cfq_attrs,
-	CFQ_DEBUGFS_ATTRS
 	.elevator_name	= "cfq",
 	.elevator_owner	= THIS_MODULE,
 };

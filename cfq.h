@@ -243,7 +243,6 @@ struct cfq_group {
 	struct rcu_head rcu_head;	/* the deferred free */
 	struct cfq_data *cfqd;
 	struct cfq_group *parent;	/* pinned: holds a reference */
-	u64 cgroup_id;			/* of the blkg's cgroup, for debugfs */
 	bool online;			/* false once pd_offline ran */
 
 	/* position on cfqd->grp_st */
@@ -362,21 +361,6 @@ struct cfq_data {
 };
 
 #define RQ_CFQQ(rq)	((struct cfq_queue *)(rq)->elv.priv[0])
-
-/* The name of a wait in the blktrace notes and debugfs */
-static inline const char *cfq_wait_name(enum cfq_wait wait)
-{
-	switch (wait) {
-	case CFQ_WAIT_QUEUE:
-		return "queue";
-	case CFQ_WAIT_GROUP:
-		return "group";
-	case CFQ_WAIT_IDLE_CLASS:
-		return "idle_class";
-	default:
-		return "none";
-	}
-}
 
 /* Is cfq idling for the active queue (or its group)? */
 static inline bool cfq_wait_for_active(struct cfq_data *cfqd)
@@ -679,15 +663,6 @@ static inline struct cfq_queue *cfq_coop_merge_rq(struct cfq_data *cfqd,
 }
 struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 				 struct cfq_queue *cfqq);
-
-/* cfq-debugfs.c, with CONFIG_BLK_DEBUG_FS */
-#ifdef CONFIG_BLK_DEBUG_FS
-#include "blk-mq-debugfs.h"
-extern const struct blk_mq_debugfs_attr cfq_queue_debugfs_attrs[];
-#define CFQ_DEBUGFS_ATTRS	.queue_debugfs_attrs = cfq_queue_debugfs_attrs,
-#else
-#define CFQ_DEBUGFS_ATTRS
-#endif
 
 /* cfq-sysfs.c */
 extern struct elv_fs_entry cfq_attrs[];
