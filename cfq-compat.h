@@ -60,6 +60,17 @@ static inline void cfq_depth_updated_op(struct blk_mq_hw_ctx *hctx)
 }
 #endif
 
+/*
+ * For the KUnit test module (tests/modules/kunit-core/cfq_kunit_compat.h):
+ * __kunit_test_suites_init() is told whether to run the suites since 6.13.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define cfq_kunit_suites_init(suites, n) \
+	__kunit_test_suites_init(suites, n, true)
+#else
+#define cfq_kunit_suites_init(suites, n) __kunit_test_suites_init(suites, n)
+#endif
+
 /* hrtimer_setup() since 6.13; hrtimer_init() is gone in 6.16 */
 static inline void cfq_hrtimer_setup(struct hrtimer *timer,
 				     enum hrtimer_restart (*fn)(struct hrtimer *))

@@ -17,14 +17,8 @@
 #include <kunit/test.h>
 #include <linux/init.h>
 #include <linux/module.h>
-#include <linux/version.h>
 
-/* __kunit_test_suites_init() is told whether to run the suites after 6.12 */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define __cfq_kunit_run(suites, n)	__kunit_test_suites_init(suites, n, true)
-#else
-#define __cfq_kunit_run(suites, n)	__kunit_test_suites_init(suites, n)
-#endif
+#include "cfq-compat.h"		/* cfq_kunit_suites_init() */
 
 #if IS_ENABLED(CONFIG_KUNIT)
 #define CFQ_KUNIT_SUITES(...) kunit_test_suites(__VA_ARGS__)
@@ -36,8 +30,8 @@
 									\
 	static int __init prefix##_init(void)				\
 	{								\
-		return __cfq_kunit_run(prefix##_suites,		\
-				       ARRAY_SIZE(prefix##_suites));	\
+		return cfq_kunit_suites_init(prefix##_suites,		\
+					     ARRAY_SIZE(prefix##_suites)); \
 	}								\
 	module_init(prefix##_init);					\
 									\
