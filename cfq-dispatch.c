@@ -123,6 +123,7 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 {
 	cfq_log_cfqq(cfqd, cfqq, "set_active wl_class:%d wl_type:%d",
 		     cfqd->serving_wl_class, cfqd->serving_wl_type);
+	cfq_boost_update(cfqd, cfqq, now);
 	cfqq->dispatch_start = now;
 	cfqq->slice_start = 0;
 	cfqq->slice_end = 0;
@@ -366,6 +367,17 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 			return new_cfqq;
 		}
 	}
+	/* its next request is far away: another queue's may be nearer */
+	if (cfqq->slice_dispatch && cfqq->next_rq) {
+		new_cfqq = cfq_nearer_queue(cfqd, cfqq, now);
+		if (new_cfqq) {
+			cfq_log_cfqq(cfqd, cfqq, "nearer queue cfq%d",
+				     new_cfqq->pid);
+			cfq_slice_expired(cfqd, false);
+			cfq_set_active_queue(cfqd, new_cfqq, now);
+			return new_cfqq;
+		}
+	}
 	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
 		return cfqq;
 	if (cfqd->wait != CFQ_WAIT_NONE)
@@ -457,6 +469,11 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqd->rq_in_flight[cfqq->sync]++;
 	cfqd->rq_in_driver++;
 	cfqd->last_position = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	if (cfqq->boosted) {
+		cfqq->boost_left -= min_t(sector_t, cfqq->boost_left,
+					  blk_rq_sectors(rq));
+		cfq_boost_update(cfqd, cfqq, now);
+	}
 	/*
 	 * A FIFO dispatch moved the head away from the cached next request:
 	 * the sweep goes on from the new head, not back to the old one.

@@ -195,6 +195,7 @@ static void cfqg_stats_add(struct cfqg_stats *to, const struct cfqg_stats *from)
 	to->time += from->time;
 	to->idle_time += from->idle_time;
 	to->dequeue += from->dequeue;
+	to->boost_time += from->boost_time;
 }
 
 /* @rq leaves cfq for the driver */
@@ -219,6 +220,12 @@ void cfqg_stats_dequeue(struct cfq_group *cfqg)
 void cfqg_stats_time(struct cfq_group *cfqg, u64 used)
 {
 	cfqg_stats(cfqg)->time += used;
+}
+
+/* @used ns of that were a boosted queue's (start-up boost, cfq-tree.c) */
+void cfqg_stats_boost_time(struct cfq_group *cfqg, u64 used)
+{
+	cfqg_stats(cfqg)->boost_time += used;
 }
 
 /* Idle time is charged to the group cfq idles for, from arm to end. */
@@ -703,7 +710,7 @@ static u64 cfqg_prfill_flat(struct seq_file *sf, struct blkg_policy_data *pd,
 	for (i = BLKG_RWSTAT_READ; i <= BLKG_RWSTAT_WRITE; i++)
 		wait += st.wait_time[i];
 	wait += st.wait_time[BLKG_RWSTAT_DISCARD];
-	seq_printf(sf, "%u:%u rbytes=%llu wbytes=%llu dbytes=%llu rios=%llu wios=%llu dios=%llu sectors=%llu time_ms=%llu wait_us=%llu idle_ms=%llu dequeue=%llu\n",
+	seq_printf(sf, "%u:%u rbytes=%llu wbytes=%llu dbytes=%llu rios=%llu wios=%llu dios=%llu sectors=%llu time_ms=%llu wait_us=%llu idle_ms=%llu dequeue=%llu boost_ms=%llu\n",
 		   disk->major, disk->first_minor,
 		   st.bytes[BLKG_RWSTAT_READ], st.bytes[BLKG_RWSTAT_WRITE],
 		   st.bytes[BLKG_RWSTAT_DISCARD], st.ios[BLKG_RWSTAT_READ],
@@ -711,7 +718,8 @@ static u64 cfqg_prfill_flat(struct seq_file *sf, struct blkg_policy_data *pd,
 		   (st.bytes[BLKG_RWSTAT_READ] + st.bytes[BLKG_RWSTAT_WRITE]) >>
 		   SECTOR_SHIFT, div_u64(st.time, NSEC_PER_MSEC),
 		   div_u64(wait, NSEC_PER_USEC),
-		   div_u64(st.idle_time, NSEC_PER_MSEC), st.dequeue);
+		   div_u64(st.idle_time, NSEC_PER_MSEC), st.dequeue,
+		   div_u64(st.boost_time, NSEC_PER_MSEC));
 	return 0;
 }
 

@@ -213,6 +213,8 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->idle_window = sync;
 	cfqq->prio_changed = 1;
 	cfqq->slice_new = 1;
+	if (sync)
+		cfq_boost_start(cfqd, cfqq, ktime_get_ns());
 }
 
 /*
@@ -418,10 +420,8 @@ static void cfq_update_io_seektime(struct cfq_data *cfqd,
 				   struct cfq_queue *cfqq, struct request *rq)
 {
 	sector_t pos = blk_rq_pos(rq), last = cfqq->last_request_pos;
-	sector_t sdist = 0;
+	sector_t sdist = last ? cfq_dist(pos, last) : 0;
 
-	if (last)
-		sdist = pos > last ? pos - last : last - pos;
 	cfqq->contig = last && !sdist;
 	cfqq->seek_history <<= 1;
 	if (cfq_queue_nonrot(cfqd->queue))

@@ -3,7 +3,7 @@
  * CFQ tunables in /sys/block/<dev>/queue/iosched/.
  *
  * Names, units and defaults are those of CFQ in Linux 4.20, plus
- * sliding_window. Unlike 4.20, a write that is not a plain decimal number
+ * sliding_window and startup_boost. Unlike 4.20, a write that is not a plain decimal number
  * in range fails with -EINVAL and leaves the value alone instead of being
  * clamped. Times are kept in ns; the "_us" files are the same values in
  * microseconds. Writes take effect at the next scheduling decision.
@@ -30,6 +30,7 @@ void cfq_init_tunables(struct cfq_data *cfqd)
 	cfqd->cfq_latency = 1;
 	cfqd->cfq_target_latency = CFQ_TARGET_LATENCY;
 	cfqd->cfq_sliding_window = 1;
+	cfqd->cfq_startup_boost = CFQ_STARTUP_BOOST;
 }
 
 static ssize_t cfq_var_show(u64 val, char *page)
@@ -66,6 +67,7 @@ SHOW_FUNCTION(slice_async_rq, cfqd->cfq_slice_async_rq, 1);
 SHOW_FUNCTION(low_latency, cfqd->cfq_latency, 1);
 SHOW_FUNCTION(target_latency, cfqd->cfq_target_latency, NSEC_PER_MSEC);
 SHOW_FUNCTION(sliding_window, cfqd->cfq_sliding_window, 1);
+SHOW_FUNCTION(startup_boost, cfqd->cfq_startup_boost, NSEC_PER_MSEC);
 SHOW_FUNCTION(slice_idle_us, cfqd->cfq_slice_idle, NSEC_PER_USEC);
 SHOW_FUNCTION(group_idle_us, cfqd->cfq_group_idle, NSEC_PER_USEC);
 SHOW_FUNCTION(slice_sync_us, cfqd->cfq_slice[1], NSEC_PER_USEC);
@@ -103,6 +105,7 @@ STORE_FUNCTION(slice_async_rq, cfqd->cfq_slice_async_rq, 1, UINT_MAX, 1);
 STORE_FUNCTION(low_latency, cfqd->cfq_latency, 0, 1, 1);
 STORE_FUNCTION(target_latency, cfqd->cfq_target_latency, 1, UINT_MAX, NSEC_PER_MSEC);
 STORE_FUNCTION(sliding_window, cfqd->cfq_sliding_window, 0, 1, 1);
+STORE_FUNCTION(startup_boost, cfqd->cfq_startup_boost, 0, UINT_MAX, NSEC_PER_MSEC);
 STORE_FUNCTION(slice_idle_us, cfqd->cfq_slice_idle, 0, UINT_MAX, NSEC_PER_USEC);
 STORE_FUNCTION(group_idle_us, cfqd->cfq_group_idle, 0, UINT_MAX, NSEC_PER_USEC);
 STORE_FUNCTION(slice_sync_us, cfqd->cfq_slice[1], 1, UINT_MAX, NSEC_PER_USEC);
@@ -132,5 +135,6 @@ struct elv_fs_entry cfq_attrs[] = {
 	CFQ_ATTR(target_latency),
 	CFQ_ATTR(target_latency_us),
 	CFQ_ATTR(sliding_window),
+	CFQ_ATTR(startup_boost),
 	__ATTR_NULL
 };

@@ -241,7 +241,9 @@ void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	cfq_log_cfqq(cfqd, cfqq, "add_to_rr");
+	cfq_boost_update(cfqd, cfqq, ktime_get_ns());
 	cfqq->on_rr = 1;
+	cfqq->cfqg->nr_boosted += cfqq->boosted;
 	cfqd->busy_queues++;
 	if (cfqq->sync)
 		cfqd->busy_sync_queues++;
@@ -258,6 +260,7 @@ void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	cfq_log_cfqq(cfqd, cfqq, "del_from_rr");
 	cfqq->on_rr = 0;
+	cfqq->cfqg->nr_boosted -= cfqq->boosted;
 	cfq_prio_tree_add(cfqq);
 	if (!RB_EMPTY_NODE(&cfqq->rb_node)) {
 		cfq_st_erase(cfqq);
@@ -322,6 +325,10 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	else if (!cfqq->sync && cfqg->nr_cfqq <= nr_async)
 		/* async alone in its group: charge the whole slice */
 		charge = max(cfqq->allocated_slice, used);
+	if (cfqq->boosted) {
+		charge = div_u64(charge, CFQ_BOOST_SHARE);
+		cfqg_stats_boost_time(cfqg, used);
+	}
 
 	if (cfqg_on_st(cfqg)) {
 		u64 scaled = cfqg_scale_charge(charge, cfqg->vfraction);
@@ -331,8 +338,9 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 		cfqg_st_insert(cfqd, cfqg);
 	}
 	cfqg_stats_time(cfqg, used);
-	cfq_log_cfqq(cfqd, cfqq, "served: used=%llu charge=%llu vfr=%u iops=%d",
-		     used, charge, cfqg->vfraction, cfq_iops_mode(cfqd));
+	cfq_log_cfqq(cfqd, cfqq, "served: used=%llu charge=%llu vfr=%u iops=%d boost=%u",
+		     used, charge, cfqg->vfraction, cfq_iops_mode(cfqd),
+		     cfqq->boosted);
 
 	if (cfqd->workload_expires > now) {
 		cfqg->saved_wl_slice = cfqd->workload_expires - now;
@@ -341,6 +349,99 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	} else {
 		cfqg->saved_wl_slice = 0;
 	}
+}
+
+/*
+ * Start-up boost
+ *
+ * What: a new sync queue of the BE class is boosted for its first
+ * startup_boost ms (4 s; 0 turns it off, as does low_latency=0) and its
+ * first 64 MiB (CFQ_BOOST_SECTORS, bfq's bound on the service a
+ * weight-raised queue may get is about as much). While
+ * boosted queues and others are busy in one group, the boosted ones get
+ * CFQ_BOOST_SHARE (4) parts of the group's time and the others one part,
+ * in a round of twice the group's slice (600 ms alone): a boosted queue's
+ * slice and its workload's slice are 4/5 of it, the other queues' slices
+ * and workloads share the fifth left. Across groups, the
+ * time a boosted queue uses is charged to its group at a quarter, so its
+ * group gets four times its weight's share: weights still order the
+ * groups without boosted queues, and the boost is the same factor
+ * whatever the weights are.
+ *
+ * Why: an application that starts reads its files with a new process (or
+ * several), while a copy or a backup may be reading sequentially. With
+ * CFQ's split, the two workloads take turns of equal time, and the
+ * start-up takes twice as long as on an idle disk, more with more
+ * readers (B2: 2.13x with one). bfq raises a new queue's weight 30 times,
+ * which starts the application at once but leaves the reader 0.5 % of
+ * its throughput; a fixed 4:1 split keeps the reader moving (a fifth of
+ * the time, whatever the number of new processes) and bounds what a
+ * process can gain: a process is new once, and a boost ends with its
+ * time, so a long-running seeky reader or a program that restarts often
+ * gains at most its first seconds, at most 4/5 of the disk. The 64 MiB
+ * bound ends the boost of a sequential reader within a fraction of a
+ * second (at 170 MB/s), so a copy that started just before the
+ * application does not share its boost.
+ *
+ * Measured: see Documentation/cfq-iosched.rst (B2).
+ */
+void cfq_boost_start(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
+{
+	if (!cfqd->cfq_latency || !cfqd->cfq_startup_boost)
+		return;
+	cfqq->boosted = 1;
+	cfqq->boost_end = now + cfqd->cfq_startup_boost;
+	cfqq->boost_left = CFQ_BOOST_SECTORS;
+}
+
+/* End @cfqq's boost once its time is over, or boosting is turned off. */
+void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
+{
+	if (!cfqq->boosted)
+		return;
+	if (cfqd->cfq_latency && cfqd->cfq_startup_boost &&
+	    cfqq_class(cfqq) == BE_WORKLOAD && cfqq->boost_left &&
+	    cfq_key_before(now, cfqq->boost_end))
+		return;
+	cfqq->boosted = 0;
+	if (cfqq->on_rr)
+		cfqq->cfqg->nr_boosted--;
+	cfq_log_cfqq(cfqd, cfqq, "boost end");
+}
+
+/* Do boosted and other queues compete in @cfqg? */
+static bool cfq_group_boosting(struct cfq_group *cfqg)
+{
+	return cfqg->nr_boosted && cfqg->nr_boosted < cfqg->nr_cfqq;
+}
+
+/*
+ * The round of a group that is boosting: twice its slice, so the seeks
+ * between the boosted queues and the others cost less of it; 4/5 of it
+ * for the boosted side (@boosted), the fifth left for the others.
+ */
+static u64 cfq_boost_part(u64 group_slice, bool boosted)
+{
+	return div_u64(2 * group_slice * (boosted ? CFQ_BOOST_SHARE : 1),
+		       CFQ_BOOST_SHARE + 1);
+}
+
+/*
+ * The workload slice of @st, @count of the class's @busy queues, while
+ * @cfqg is boosting: the boosted part for the boosted one's tree, a share
+ * of the other part for the others.
+ */
+static u64 cfq_boost_wl_slice(struct cfq_group *cfqg, struct cfq_rb_root *st,
+			      unsigned int count, unsigned int busy,
+			      u64 group_slice)
+{
+	struct cfq_queue *first = cfq_st_first(st);
+	unsigned int others = busy - cfqg->nr_boosted;
+
+	if (first && first->boosted)
+		return cfq_boost_part(group_slice, true);
+	return div_u64(cfq_boost_part(group_slice, false) * min(count, others),
+		       others);
 }
 
 /*
@@ -390,13 +491,19 @@ static u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg)
 u64 cfq_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	u64 slice = cfq_prio_slice(cfqd->cfq_slice[cfqq->sync], cfqq->ioprio);
+	u64 group_slice;
 	unsigned int busy;
 
 	if (!cfqd->cfq_latency)
 		return slice;
 	busy = cfq_group_get_avg_queues(cfqq->cfqg, cfq_class_rt(cfqq));
-	return cfq_scale_slice(slice, cfqd->cfq_slice[1], cfqd->cfq_slice_idle,
-			       busy, cfq_group_slice(cfqd, cfqq->cfqg));
+	group_slice = cfq_group_slice(cfqd, cfqq->cfqg);
+	slice = cfq_scale_slice(slice, cfqd->cfq_slice[1], cfqd->cfq_slice_idle,
+				busy, group_slice);
+	if (cfq_group_boosting(cfqq->cfqg))
+		slice = cfqq->boosted ? cfq_boost_part(group_slice, true) :
+			min(slice, cfq_boost_part(group_slice, false));
+	return slice;
 }
 
 /*
@@ -474,13 +581,19 @@ static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
  * two idle windows so idling can pay off.
  */
 static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
-			      unsigned int count)
+			      struct cfq_rb_root *st)
 {
 	enum wl_class_t class = cfqd->serving_wl_class;
-	unsigned int busy = max(cfq_group_busy_queues_wl(cfqg, class),
-				cfqg->busy_queues_avg[class]);
+	unsigned int count = st->count;
+	unsigned int now_busy = cfq_group_busy_queues_wl(cfqg, class);
+	unsigned int busy = max(now_busy, cfqg->busy_queues_avg[class]);
 	u64 group_slice = cfq_group_slice(cfqd, cfqg);
 	u64 slice = div_u64(group_slice * count, max(busy, 1U));
+
+	if (class == BE_WORKLOAD && cfq_group_boosting(cfqg) &&
+	    cfqg->nr_boosted < now_busy)
+		slice = cfq_boost_wl_slice(cfqg, st, count, now_busy,
+					   group_slice);
 
 	if (cfqd->serving_wl_type == ASYNC_WORKLOAD) {
 		u64 async_max = div_u64(cfqd->cfq_target_latency * count,
@@ -514,7 +627,7 @@ static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
 
 	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class);
 	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
-	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st->count);
+	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st);
 }
 
 /*
@@ -533,4 +646,54 @@ struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now)
 	cfq_choose_wl(cfqd, cfqg, now);
 	return cfq_st_first(cfq_st_for(cfqg, cfqd->serving_wl_class,
 				       cfqd->serving_wl_type));
+}
+
+/*
+ * Head order across queues (with sliding_window=1): the active sync queue
+ * has been served this turn and its next request would move the head
+ * more than CFQQ_SEEK_THR; a busy queue of its tree (same group, class,
+ * workload type and ioprio level: the prio tree of cfq-coop.c) whose next
+ * request is nearer the head is served in its place. This is the 2005
+ * window applied to queues: with many processes each reading short runs
+ * at random places (a thread pool of a database or a mail server), each
+ * run is served whole, and the seek between runs goes to the nearest
+ * waiting run instead of the one whose turn it happens to be.
+ *
+ * Fairness: the queue left behind keeps its place on the service tree and
+ * is charged only the time it used. Only inside the workload slice in
+ * progress, like cooperators. And a queue that has waited on the tree for
+ * more than target_latency past its key is served first, so a process
+ * whose data lies far from everyone else's still gets its turn within
+ * CFQ's latency target.
+ *
+ * Measured: see Documentation/cfq-iosched.rst (B4).
+ */
+struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
+				   struct cfq_queue *cur, u64 now)
+{
+	sector_t head = cfqd->last_position, own;
+	struct cfq_rb_root *st = cur->service_tree;
+	struct cfq_queue *first, *cfqq;
+	struct rb_node *n;
+
+	if (!cfqd->cfq_sliding_window || !cur->sync || !cur->p_root ||
+	    !st || now > cfqd->workload_expires)
+		return NULL;
+	own = cfq_dist(blk_rq_pos(cur->next_rq), head);
+	if (own <= CFQQ_SEEK_THR)
+		return NULL;
+
+	n = rb_first_cached(&st->rb);
+	if (n == &cur->rb_node)
+		n = rb_next(n);
+	first = n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
+	if (first && first->next_rq &&
+	    cfq_key_before(first->rb_key + cfqd->cfq_target_latency, now))
+		return first;
+
+	cfqq = cfq_prio_tree_nearest(cur->p_root, head, cur);
+	if (!cfqq || cfqq->service_tree != st ||
+	    cfq_dist(blk_rq_pos(cfqq->next_rq), head) >= own)
+		return NULL;
+	return cfqq;
 }

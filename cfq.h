@@ -43,6 +43,7 @@
 #define CFQ_SLICE_IDLE		(NSEC_PER_SEC / 125)	/* 8 ms */
 #define CFQ_GROUP_IDLE		(NSEC_PER_SEC / 125)	/* 8 ms */
 #define CFQ_TARGET_LATENCY	(NSEC_PER_SEC * 3 / 10)	/* 300 ms */
+#define CFQ_STARTUP_BOOST	(NSEC_PER_SEC * 4)	/* 4 s, cfq only */
 
 /* Internal constants */
 #define CFQ_SLICE_SCALE		5	/* slice step per ioprio level: 1/5 */
@@ -50,6 +51,8 @@
 #define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
 #define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
 #define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
+#define CFQ_BOOST_SHARE		4	/* boosted : others, see cfq-tree.c */
+#define CFQ_BOOST_SECTORS	((sector_t)64 << 11)	/* 64 MiB */
 /*
  * The floors in jiffies (this one, and a jiffy in cfq_slice_usage() and
  * cfq_should_wait_busy()) are CFQ's, from when its timers counted
@@ -75,7 +78,7 @@
 #define CFQQ_SEEK_THR		((sector_t)8 * 100)	/* sectors */
 #define CFQQ_CLOSE_THR		((sector_t)8 * 1024)	/* sectors */
 #define CFQQ_SECT_THR_NONROT	((sector_t)2 * 32)	/* sectors */
-#define CFQQ_SEEKY(cfqq)	(hweight32((cfqq)->seek_history) > 32 / 8)
+#define CFQQ_SEEKY(cfqq)	(hweight32((cfqq)->seek_history) > 32 / 2)
 #define CFQ_TTIME_VALID		80	/* think time samples needed */
 
 /* Service classes; the order is the array index in cfq_group */
@@ -194,6 +197,9 @@ struct cfq_queue {
 	unsigned int coop:1;		/* merged: shared by processes */
 	unsigned int contig:1;		/* last request continued the one before */
 	unsigned int split_coop:1;	/* merged and turned seeky: split */
+	unsigned int boosted:1;		/* start-up boost (cfq-tree.c) */
+	u64 boost_end;			/* when the boost ends, ns */
+	sector_t boost_left;		/* and after how much more I/O */
 };
 
 /*
@@ -220,6 +226,7 @@ struct cfqg_stats {
 	u64 time;			/* disk time used, ns */
 	u64 idle_time;			/* ns spent idling for the group */
 	u64 dequeue;			/* times the group left the tree */
+	u64 boost_time;			/* disk time used boosted, ns */
 };
 
 /*
@@ -265,6 +272,7 @@ struct cfq_group {
 	struct cfq_rb_root service_tree_idle;
 
 	unsigned int nr_cfqq;		/* busy queues of this group */
+	unsigned int nr_boosted;	/* of them, boosted (cfq-tree.c) */
 	/* busy sync queues by next_rq sector, per ioprio level (zeroed: empty) */
 	struct rb_root prio_trees[IOPRIO_NR_LEVELS];
 	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
@@ -351,6 +359,7 @@ struct cfq_data {
 	unsigned int cfq_slice_async_rq;
 	unsigned int cfq_latency;
 	unsigned int cfq_sliding_window;
+	u64 cfq_startup_boost;		/* ns; 0: no start-up boost */
 	u64 cfq_fifo_expire[2];
 	u64 cfq_slice[2];
 	u64 cfq_slice_idle;
@@ -443,6 +452,12 @@ static inline unsigned int cfq_prio_to_maxrq(unsigned int slice_async_rq,
 					     unsigned int prio)
 {
 	return 2 * slice_async_rq * (IOPRIO_NR_LEVELS - prio);
+}
+
+/* How far the head moves between sectors @a and @b. */
+static inline sector_t cfq_dist(sector_t a, sector_t b)
+{
+	return a > b ? a - b : b - a;
 }
 
 /*
@@ -587,6 +602,7 @@ struct cfq_queue **cfq_async_queue_slot(struct cfq_group *cfqg,
 void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now);
 void cfqg_stats_dequeue(struct cfq_group *cfqg);
 void cfqg_stats_time(struct cfq_group *cfqg, u64 used);
+void cfqg_stats_boost_time(struct cfq_group *cfqg, u64 used);
 void cfqg_stats_idle_start(struct cfq_data *cfqd, struct cfq_group *cfqg,
 			   u64 now);
 void cfqg_stats_idle_end(struct cfq_data *cfqd, u64 now);
@@ -600,6 +616,10 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 		      struct cfq_queue *cfqq, u64 now);
 u64 cfq_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now);
+struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
+				   struct cfq_queue *cur, u64 now);
+void cfq_boost_start(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
+void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
 
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Start-up boost (startup_boost, on by default): an "application" (one
+# process reading 200 small files of ext4 on the emulated disk, cold)
+# starts while a sequential direct reader runs. Its start-up must take
+# less than 1.6x its idle-disk time, and the reader must keep more than a
+# tenth of what it reads alone. With startup_boost=0 the start-up is
+# slower than with the boost. Then the bound: a seeky reader running for
+# 3 s in a cgroup of its own, with startup_boost=1000, is served boosted
+# for at most its first second (+ a slice: io.cfq.stat boost_ms), and its
+# io.cfq.stat time_ms shows it kept being served after that.
+# vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
+# timeout: 300
+set -euo pipefail
+
+hdd_setup depth=1
+Q=/sys/block/hdd0/queue/iosched
+DEV=$(cat /sys/block/hdd0/dev)
+modprobe ext4 || fail "modprobe ext4 failed"
+mkfs.ext4 -q -F /dev/hdd0 || fail "mkfs.ext4 failed"
+mkdir -p /mnt/sb
+mount -t ext4 -o noinit_itable,noatime /dev/hdd0 /mnt/sb || fail "mount failed"
+for i in $(seq 0 199); do
+	mkdir -p "/mnt/sb/d$((i % 13))"
+	dd if=/dev/urandom of="/mnt/sb/d$((i % 13))/f$i" bs=4k \
+		count=$(((i * 7) % 24 + 1)) status=none
+done
+dd if=/dev/zero of=/mnt/sb/big bs=1M count=384 status=none
+sync
+files=$(for i in $(seq 0 199); do j=$(((i * 131) % 200)); echo "/mnt/sb/d$((j % 13))/f$j"; done)
+
+# start: ms of a cold start-up
+start() {
+	local t0
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	t0=${EPOCHREALTIME/./}
+	# shellcheck disable=SC2086
+	cat $files >/dev/null
+	echo $(((${EPOCHREALTIME/./} - t0) / 1000))
+}
+# reader SECONDS: the background reader, 1 MiB direct reads, KiB/s in /tmp/bg.fio
+reader() {
+	fio --eta=never --minimal --output=/tmp/bg.fio --name=bg --filename=/mnt/sb/big \
+		--rw=read --bs=1M --direct=1 --ioengine=psync --time_based \
+		--runtime="$1" >/dev/null
+}
+
+idle=$(start)
+reader 3
+alone=$(fio_kib bg)
+# under_reader: sets busy (start-up ms) and kib (the reader's KiB/s
+# over the start-up: it runs 1 s before and ends 1 s after it)
+under_reader() {
+	reader 8 &
+	sleep 1
+	busy=$(start)
+	wait || fail "reader failed"
+	kib=$(fio_kib bg)
+	log "startup_boost=$(cat $Q/startup_boost): start-up ${busy} ms (idle ${idle} ms), reader $kib KiB/s (alone $alone)"
+}
+under_reader
+ratio_in "start-up under a reader / idle" "$busy" "$idle" 0 1.6
+ratio_in "reader's throughput during it / alone" "$kib" "$alone" 0.1 2
+boosted=$busy
+echo 0 >$Q/startup_boost
+under_reader
+ratio_in "start-up without the boost / with it" "$busy" "$boosted" 1.05 100
+echo 4000 >$Q/startup_boost
+umount /mnt/sb
+
+# the bound: a seeky reader is boosted for its first second only
+echo 1000 >$Q/startup_boost
+mkdir -p $CG/sk
+in_cgroup sk fio --eta=never --minimal --output=/tmp/sk.fio --name=sk \
+	--filename=/dev/hdd0 --rw=randread --bs=4k --direct=1 --size=2G \
+	--runtime=3 --time_based || fail "seeky fio failed"
+b=$(cg_stat sk "$DEV" boost_ms) t=$(cg_stat sk "$DEV" time_ms)
+log "seeky reader: boost_ms=$b time_ms=$t"
+[ "$b" -ge 500 ] && [ "$b" -le 1400 ] || fail "seeky reader boosted for $b ms, want 500 .. 1400"
+[ "$t" -ge 2000 ] || fail "seeky reader served only $t ms"
+echo 4000 >$Q/startup_boost
+hdd_teardown sk

@@ -1,0 +1,42 @@
+#!/bin/bash
+# A thread pool of short runs (B4's shape, shorter): 40 threads each
+# reading 4-block runs at random offsets of 2 GiB of the emulated disk at
+# depth 1. Two rules make cfq serve it: a queue whose requests seek less
+# than half the time keeps its idle window, so each run is served whole
+# (with sliding_window=0 cfq does at least 1.5x the runs none does, where
+# each run costs a seek per request), and with the sliding window a queue
+# whose next request is far gives the disk to the queue whose request is
+# nearest the head (at least 1.5x the runs of sliding_window=0), while no
+# thread is left behind: the fewest runs of a thread are at least a
+# tenth of the mean.
+# vm: --icount
+# debug: no (a ratio in guest time; KASAN changes what it measures)
+# timeout: 240
+set -euo pipefail
+
+hdd_setup depth=1
+Q=/sys/block/hdd0/queue/iosched
+
+# pool NAME: 4 s of the pool; sets runs (total) and lo (fewest of a thread)
+pool() {
+	fio --eta=never --minimal --output="/tmp/$1.fio" --thread --numjobs=40 \
+		--filename=/dev/hdd0 --rw=randread:4 --bs=4k --direct=1 --size=2G \
+		--runtime=4 --time_based --name="$1" || fail "fio failed"
+	read -r runs lo <<<"$(awk -F';' 'NF > 100 { r = $6 / 16; t += r
+		if (n++ == 0 || r < lo) lo = r } END { printf "%d %d\n", t, lo }' "/tmp/$1.fio")"
+	log "$1: $runs runs, fewest of a thread $lo"
+}
+
+sched_set hdd0 none
+pool none
+none=$runs
+sched_set hdd0 cfq
+echo 0 >$Q/sliding_window
+pool neighbour
+ratio_in "runs, idling for runs (sliding_window=0) / none" "$runs" "$none" 1.5 100
+neigh=$runs
+echo 1 >$Q/sliding_window
+pool window
+ratio_in "runs, nearest queue first / sliding_window=0" "$runs" "$neigh" 1.5 100
+ratio_in "fewest runs of a thread / mean" "$lo" "$((runs / 40))" 0.1 100
+hdd_teardown
