@@ -359,12 +359,12 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
  * first 64 MiB (CFQ_BOOST_SECTORS, bfq's bound on the service a
  * weight-raised queue may get is about as much). While
  * boosted queues and others are busy in one group, the boosted ones get
- * CFQ_BOOST_SHARE (4) parts of the group's time and the others one part,
+ * CFQ_BOOST_SHARE (6) parts of the group's time and the others one part,
  * in a round of twice the group's slice (600 ms alone): a boosted queue's
- * slice and its workload's slice are 4/5 of it, the other queues' slices
- * and workloads share the fifth left. Across groups, the
- * time a boosted queue uses is charged to its group at a quarter, so its
- * group gets four times its weight's share: weights still order the
+ * slice and its workload's slice are 6/7 of it, the other queues' slices
+ * and workloads share the seventh left. Across groups, the
+ * time a boosted queue uses is charged to its group at a sixth, so its
+ * group gets six times its weight's share: weights still order the
  * groups without boosted queues, and the boost is the same factor
  * whatever the weights are.
  *
@@ -374,11 +374,11 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
  * start-up takes twice as long as on an idle disk, more with more
  * readers (B2: 2.13x with one). bfq raises a new queue's weight 30 times,
  * which starts the application at once but leaves the reader 0.5 % of
- * its throughput; a fixed 4:1 split keeps the reader moving (a fifth of
+ * its throughput; a fixed 6:1 split keeps the reader moving (a seventh of
  * the time, whatever the number of new processes) and bounds what a
  * process can gain: a process is new once, and a boost ends with its
  * time, so a long-running seeky reader or a program that restarts often
- * gains at most its first seconds, at most 4/5 of the disk. The 64 MiB
+ * gains at most its first seconds, at most 6/7 of the disk. The 64 MiB
  * bound ends the boost of a sequential reader within a fraction of a
  * second (at 170 MB/s), so a copy that started just before the
  * application does not share its boost.
@@ -417,8 +417,8 @@ static bool cfq_group_boosting(struct cfq_group *cfqg)
 
 /*
  * The round of a group that is boosting: twice its slice, so the seeks
- * between the boosted queues and the others cost less of it; 4/5 of it
- * for the boosted side (@boosted), the fifth left for the others.
+ * between the boosted queues and the others cost less of it; 6/7 of it
+ * for the boosted side (@boosted), the seventh left for the others.
  */
 static u64 cfq_boost_part(u64 group_slice, bool boosted)
 {

@@ -51,7 +51,7 @@
 #define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
 #define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
 #define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
-#define CFQ_BOOST_SHARE		4	/* boosted : others, see cfq-tree.c */
+#define CFQ_BOOST_SHARE		6	/* boosted : others, see cfq-tree.c */
 #define CFQ_BOOST_SECTORS	((sector_t)64 << 11)	/* 64 MiB */
 /*
  * The floors in jiffies (this one, and a jiffy in cfq_slice_usage() and

@@ -4,7 +4,8 @@
 # starts while a sequential direct reader runs. Its start-up must take
 # less than 1.6x its idle-disk time, and the reader must keep more than a
 # tenth of what it reads alone. With startup_boost=0 the start-up is
-# slower than with the boost. Then the bound: a seeky reader running for
+# slower than with the boost. (The reader's rate during the start-up is
+# counted from the disk's sectors read less those the start-up reads.) Then the bound: a seeky reader running for
 # 3 s in a cgroup of its own, with startup_boost=1000, is served boosted
 # for at most its first second (+ a slice: io.cfq.stat boost_ms), and its
 # io.cfq.stat time_ms shows it kept being served after that.
@@ -29,15 +30,18 @@ dd if=/dev/zero of=/mnt/sb/big bs=1M count=384 status=none
 sync
 files=$(for i in $(seq 0 199); do j=$(((i * 131) % 200)); echo "/mnt/sb/d$((j % 13))/f$j"; done)
 
-# start: ms of a cold start-up
+# sectors read from hdd0 so far
+rd_sectors() { awk '{ print $3 }' /sys/block/hdd0/stat; }
+# start: "ms sectors" of a cold start-up (guest time, sectors read meanwhile)
 start() {
-	local t0
+	local t0 s0
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	s0=$(rd_sectors)
 	t0=${EPOCHREALTIME/./}
 	# shellcheck disable=SC2086
 	cat $files >/dev/null
-	echo $(((${EPOCHREALTIME/./} - t0) / 1000))
+	echo "$(((${EPOCHREALTIME/./} - t0) / 1000)) $(($(rd_sectors) - s0))"
 }
 # reader SECONDS: the background reader, 1 MiB direct reads, KiB/s in /tmp/bg.fio
 reader() {
@@ -46,17 +50,18 @@ reader() {
 		--runtime="$1" >/dev/null
 }
 
-idle=$(start)
+read -r idle app <<<"$(start)"
 reader 3
 alone=$(fio_kib bg)
-# under_reader: sets busy (start-up ms) and kib (the reader's KiB/s
-# over the start-up: it runs 1 s before and ends 1 s after it)
+# under_reader: sets busy (start-up ms) and kib (the reader's KiB/s during
+# the start-up: the sectors read meanwhile less the start-up's own)
 under_reader() {
+	local sec
 	reader 8 &
 	sleep 1
-	busy=$(start)
+	read -r busy sec <<<"$(start)"
 	wait || fail "reader failed"
-	kib=$(fio_kib bg)
+	kib=$(((sec - app) / 2 * 1000 / busy))
 	log "startup_boost=$(cat $Q/startup_boost): start-up ${busy} ms (idle ${idle} ms), reader $kib KiB/s (alone $alone)"
 }
 under_reader
