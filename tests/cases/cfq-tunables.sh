@@ -28,6 +28,7 @@ low_latency 1 0 2
 target_latency 300 150 0
 target_latency_us 300000 150000 0
 sliding_window 1 0 2
+startup_boost 4000 1000 4294967296
 "
 
 # bad_write FILE VALUE: the write must fail with EINVAL
@@ -59,8 +60,8 @@ while read -r name def valid oor; do
 	echo "$def" >"$f"
 	n=$((n + 1))
 done <<<"$tunables"
-[ "$n" -eq 18 ] || fail "checked $n tunables, expected 18"
-[ "$(ls "$dir" | wc -l)" -eq 18 ] || fail "unexpected files: $(ls "$dir" | tr '\n' ' ')"
+[ "$n" -eq 19 ] || fail "checked $n tunables, expected 19"
+[ "$(ls "$dir" | wc -l)" -eq 19 ] || fail "unexpected files: $(ls "$dir" | tr '\n' ' ')"
 
 # the ms and us files are two views of one value
 echo 12 >"$dir/slice_idle"
