@@ -238,13 +238,25 @@ void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 		cfq_group_notify_queue_add(cfqd, cfqq->cfqg);
 }
 
+/*
+ * The disk has busy queues again: a new busy period unless the gap was
+ * short (a sequential reader's queue leaves the tree between its
+ * requests at every slice end).
+ */
+static void cfq_note_busy(struct cfq_data *cfqd, u64 now)
+{
+	if (now - cfqd->idle_since > CFQ_BOOST_AFTER)
+		cfqd->busy_since = now;
+}
+
 void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	cfq_log_cfqq(cfqd, cfqq, "add_to_rr");
 	cfq_boost_update(cfqd, cfqq, ktime_get_ns());
 	cfqq->on_rr = 1;
 	cfqq->cfqg->nr_boosted += cfqq->boosted;
-	cfqd->busy_queues++;
+	if (!cfqd->busy_queues++)
+		cfq_note_busy(cfqd, ktime_get_ns());
 	if (cfqq->sync)
 		cfqd->busy_sync_queues++;
 	/*
@@ -266,7 +278,8 @@ void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		cfq_st_erase(cfqq);
 		cfq_group_notify_queue_del(cfqd, cfqq->cfqg);
 	}
-	cfqd->busy_queues--;
+	if (!--cfqd->busy_queues)
+		cfqd->idle_since = ktime_get_ns();
 	if (cfqq->sync)
 		cfqd->busy_sync_queues--;
 }
@@ -354,15 +367,16 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 /*
  * Start-up boost
  *
- * What: a new sync queue of the BE class is boosted for its first
+ * What: a sync queue of the BE class that a process starts while the
+ * disk has been busy for CFQ_BOOST_AFTER (100 ms) is boosted for its first
  * startup_boost ms (4 s; 0 turns it off, as does low_latency=0) and its
  * first 64 MiB (CFQ_BOOST_SECTORS, bfq's bound on the service a
  * weight-raised queue may get is about as much). While
  * boosted queues and others are busy in one group, the boosted ones get
  * CFQ_BOOST_SHARE (6) parts of the group's time and the others one part,
- * in a round of twice the group's slice (600 ms alone): a boosted queue's
- * slice and its workload's slice are 6/7 of it, the other queues' slices
- * and workloads share the seventh left. Across groups, the
+ * in a round of twice the group's slice (600 ms alone): a boosted
+ * queue's slice and its workload's slice are 6/7 of it, the other
+ * queues' slices and workloads share the seventh left. Across groups, the
  * time a boosted queue uses is charged to its group at a sixth, so its
  * group gets six times its weight's share: weights still order the
  * groups without boosted queues, and the boost is the same factor
@@ -381,13 +395,27 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
  * gains at most its first seconds, at most 6/7 of the disk. The 64 MiB
  * bound ends the boost of a sequential reader within a fraction of a
  * second (at 170 MB/s), so a copy that started just before the
- * application does not share its boost.
+ * application does not share its boost. A queue that starts on an idle
+ * disk, or within 100 ms of it becoming busy, is not boosted: it has
+ * nobody to be protected from, and processes that start together (a
+ * fio with 10 readers) are not newcomers to each other. Without that
+ * rule, 10 readers started together were all boosted, for as long as
+ * the application: it started 37.5x slower than on an idle disk (6.12).
  *
  * Measured: see Documentation/cfq-iosched.rst (B2).
  */
+/* Has the disk been busy (short gaps aside) for CFQ_BOOST_AFTER? */
+static bool cfq_busy_a_while(struct cfq_data *cfqd, u64 now)
+{
+	if (!cfqd->busy_queues && now - cfqd->idle_since > CFQ_BOOST_AFTER)
+		return false;
+	return now - cfqd->busy_since >= CFQ_BOOST_AFTER;
+}
+
 void cfq_boost_start(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 {
-	if (!cfqd->cfq_latency || !cfqd->cfq_startup_boost)
+	if (!cfqd->cfq_latency || !cfqd->cfq_startup_boost ||
+	    !cfq_busy_a_while(cfqd, now))
 		return;
 	cfqq->boosted = 1;
 	cfqq->boost_end = now + cfqd->cfq_startup_boost;
@@ -416,13 +444,15 @@ static bool cfq_group_boosting(struct cfq_group *cfqg)
 }
 
 /*
- * The round of a group that is boosting: twice its slice, so the seeks
- * between the boosted queues and the others cost less of it; 6/7 of it
- * for the boosted side (@boosted), the seventh left for the others.
+ * The round of a group that is boosting: CFQ_BOOST_ROUND times its slice,
+ * so the seeks between the boosted queues and the others cost less of it;
+ * 6/7 of it for the boosted side (@boosted), the seventh left for the
+ * others.
  */
 static u64 cfq_boost_part(u64 group_slice, bool boosted)
 {
-	return div_u64(2 * group_slice * (boosted ? CFQ_BOOST_SHARE : 1),
+	return div_u64(CFQ_BOOST_ROUND * group_slice *
+		       (boosted ? CFQ_BOOST_SHARE : 1),
 		       CFQ_BOOST_SHARE + 1);
 }
 
@@ -651,49 +681,57 @@ struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now)
 /*
  * Head order across queues (with sliding_window=1): the active sync queue
  * has been served this turn and its next request would move the head
- * more than CFQQ_SEEK_THR; a busy queue of its tree (same group, class,
- * workload type and ioprio level: the prio tree of cfq-coop.c) whose next
- * request is nearer the head is served in its place. This is the 2005
- * window applied to queues: with many processes each reading short runs
- * at random places (a thread pool of a database or a mail server), each
- * run is served whole, and the seek between runs goes to the nearest
- * waiting run instead of the one whose turn it happens to be.
+ * more than CFQQ_SEEK_THR; a busy queue of its tree (same group, class
+ * and workload type) and ioprio level whose request is nearer the head is
+ * served in its place. The request compared is the one the queue would
+ * dispatch if activated now (the window's pick at the current head, not
+ * its cached next_rq: that was chosen where the head was at its last
+ * turn). This is the 2005 window applied to queues: with many processes
+ * each reading short runs at random places (a thread pool of a database
+ * or a mail server), each run is served whole, and the seek between runs
+ * goes to the nearest waiting run instead of the one whose turn it
+ * happens to be.
  *
- * Fairness: the queue left behind keeps its place on the service tree and
- * is charged only the time it used. Only inside the workload slice in
- * progress, like cooperators. And a queue that has waited on the tree for
- * more than target_latency past its key is served first, so a process
- * whose data lies far from everyone else's still gets its turn within
- * CFQ's latency target.
+ * Fairness: only the first CFQ_NEAR_SCAN queues of the tree, those that
+ * waited longest, are candidates; the queue left behind keeps its place
+ * on the tree and is charged only the time it used; only inside the
+ * workload slice in progress, like cooperators; and a queue that has
+ * waited on the tree for more than target_latency past its key is served
+ * first. Rotational disks only: elsewhere there is no seek to save.
  *
  * Measured: see Documentation/cfq-iosched.rst (B4).
  */
 struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
 				   struct cfq_queue *cur, u64 now)
 {
-	sector_t head = cfqd->last_position, own;
+	sector_t head = cfqd->last_position, best, start;
 	struct cfq_rb_root *st = cur->service_tree;
-	struct cfq_queue *first, *cfqq;
+	struct cfq_queue *cfqq, *nearest = NULL;
+	unsigned int scanned = 0;
+	struct request *rq;
 	struct rb_node *n;
 
-	if (!cfqd->cfq_sliding_window || !cur->sync || !cur->p_root ||
-	    !st || now > cfqd->workload_expires)
+	if (!cfqd->cfq_sliding_window || !cur->sync || !st ||
+	    cfq_queue_nonrot(cfqd->queue) || now > cfqd->workload_expires)
 		return NULL;
-	own = cfq_dist(blk_rq_pos(cur->next_rq), head);
-	if (own <= CFQQ_SEEK_THR)
+	best = cfq_dist(blk_rq_pos(cur->next_rq), head);
+	if (best <= CFQQ_SEEK_THR)
 		return NULL;
 
-	n = rb_first_cached(&st->rb);
-	if (n == &cur->rb_node)
-		n = rb_next(n);
-	first = n ? rb_entry(n, struct cfq_queue, rb_node) : NULL;
-	if (first && first->next_rq &&
-	    cfq_key_before(first->rb_key + cfqd->cfq_target_latency, now))
-		return first;
-
-	cfqq = cfq_prio_tree_nearest(cur->p_root, head, cur);
-	if (!cfqq || cfqq->service_tree != st ||
-	    cfq_dist(blk_rq_pos(cfqq->next_rq), head) >= own)
-		return NULL;
-	return cfqq;
+	start = cfq_window_start(head, cfqd->cfq_back_max);
+	for (n = rb_first_cached(&st->rb); n && scanned < CFQ_NEAR_SCAN;
+	     n = rb_next(n)) {
+		cfqq = rb_entry(n, struct cfq_queue, rb_node);
+		if (cfqq == cur || !cfqq->next_rq || cfqq->ioprio != cur->ioprio)
+			continue;
+		if (!scanned++ &&
+		    cfq_key_before(cfqq->rb_key + cfqd->cfq_target_latency, now))
+			return cfqq;
+		rq = cfq_window_pick(&cfqq->sort_list, start);
+		if (cfq_dist(blk_rq_pos(rq), head) < best) {
+			best = cfq_dist(blk_rq_pos(rq), head);
+			nearest = cfqq;
+		}
+	}
+	return nearest;
 }

@@ -117,32 +117,4 @@ static inline struct cfq_queue *cfq_prio_tree_lookup(struct rb_root *root,
 	return n ? rb_entry(n, struct cfq_queue, p_node) : NULL;
 }
 
-/*
- * The queue of a prio tree whose next request starts nearest to @pos, on
- * either side, leaving out @skip (the queue in service sits there too).
- */
-static inline struct cfq_queue *cfq_prio_tree_nearest(struct rb_root *root,
-						      sector_t pos,
-						      struct cfq_queue *skip)
-{
-	struct rb_node *n = root->rb_node, *hi = NULL, *lo;
-
-	while (n) {
-		if (cfq_prio_key(n) >= pos) {
-			hi = n;
-			n = n->rb_left;
-		} else {
-			n = n->rb_right;
-		}
-	}
-	lo = hi ? rb_prev(hi) : rb_last(root);
-	if (hi == &skip->p_node)
-		hi = rb_next(hi);
-	if (lo == &skip->p_node)
-		lo = rb_prev(lo);
-	if (!hi || (lo && pos - cfq_prio_key(lo) < cfq_prio_key(hi) - pos))
-		hi = lo;
-	return hi ? rb_entry(hi, struct cfq_queue, p_node) : NULL;
-}
-
 #endif /* _CFQ_TREE_H */

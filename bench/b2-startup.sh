@@ -1,12 +1,14 @@
 # title: B2, start-up under a reader: cold reads of 300 small files on ext4 (hddsim)
-# schedulers: none,mq-deadline,kyber,bfq,cfq
-# plot: 4,7; names reader in same cgroup,reader in other cgroup; ylabel start-up time / idle-disk start-up time; title start-up slowdown (lower is better); goal 1.0; values
-# plot: 5,8; names reader in same cgroup,reader in other cgroup; ylabel reader MB/s during the start-up; title the reader's throughput kept (higher is better); values
+# schedulers: mq-deadline,bfq,cfq,cfq:startup_boost=0
+# plot: 4,7,10,13,17; names 1 reader,reader in other cgroup,5 readers,10 readers,launcher + 1 reader; ylabel start-up time / idle-disk start-up time; title start-up slowdown (lower is better); goal 1.0; values
+# plot: 5,8,11,14,18; names 1 reader,reader in other cgroup,5 readers,10 readers,launcher + 1 reader; ylabel readers' MB/s during the start-up; title the readers' throughput kept (higher is better); values
 # The 2009 seed: an application starts (reads its executable and libraries:
 # here one process, cat, reads 300 files of 4-96 KiB in a fixed order, cold
 # cache) while a background process reads a large file sequentially. Start-up time on an
 # idle disk, under the reader, and under the reader with the two in
-# separate cgroups (default weights), with the reader's throughput meanwhile.
+# separate cgroups (default weights), under 5 and 10 readers, with the
+# readers' throughput meanwhile; and a multi-process start-up: a launcher
+# starting 6 processes 20 ms apart, each reading its own 50 of the files.
 set -euo pipefail
 . /cfq/bench/lib.sh
 scheds=$2 # no quick mode: the whole run is short
@@ -40,48 +42,72 @@ mkdir -p /sys/fs/cgroup/bg /sys/fs/cgroup/app
 
 # sectors read from hdd0 so far
 rd_sectors() { awk '{ print $3 }' /sys/block/hdd0/stat; }
-# start: cold start-up; prints "ms sectors" (guest time, sectors read meanwhile)
+# start [launch]: cold start-up (one cat, or with "launch" 6 of them, 20 ms
+# apart, each its own 50 files); prints "ms sectors" (guest time, sectors
+# read meanwhile)
 start() {
-	local t0 t1 s0 s1
+	local t0 t1 s0 s1 k
 	drop_caches
 	s0=$(rd_sectors)
 	t0=${EPOCHREALTIME/./}
-	# one process reads them all, as a loader does: one io_context, so one
-	# queue in cfq and bfq (a process per file would be a new queue each)
-	# shellcheck disable=SC2086
-	cat $order >/dev/null
+	if [ "${1:-}" = launch ]; then
+		for k in 0 1 2 3 4 5; do
+			# shellcheck disable=SC2086
+			cat $(echo "$order" | sed -n "$((k * 50 + 1)),$((k * 50 + 50))p") >/dev/null &
+			sleep 0.02
+		done
+		wait
+	else
+		# one process reads them all, as a loader does: one io_context,
+		# so one queue in cfq and bfq
+		# shellcheck disable=SC2086
+		cat $order >/dev/null
+	fi
 	t1=${EPOCHREALTIME/./}
 	s1=$(rd_sectors)
 	echo "$(((t1 - t0) / 1000)) $((s1 - s0))"
 }
-# reader CGROUP: background sequential reader (in CGROUP when not empty);
-# runs until stopped
+# reader CGROUP N: N background sequential readers of the big file, each
+# its own part of it (in CGROUP when not empty); they run until stopped
 reader() {
+	local part=$((512 / $2))
 	bash -c '[ -z "$1" ] || echo $$ >"/sys/fs/cgroup/$1/cgroup.procs"
 		exec fio --name=bg --filename=/mnt/b2/big --rw=read --bs=1M --direct=1 \
-			--ioengine=psync --time_based --runtime=100000' _ "$1" >/dev/null &
+			--ioengine=psync --time_based --runtime=100000 --numjobs="$2" \
+			--size="$3"M --offset_increment="$3"M' _ "$1" "$2" "$part" >/dev/null &
 	sleep 1
 }
 stop_reader() { kill "$(jobs -p)" 2>/dev/null || true; wait || true; }
 in_app() { echo $$ >/sys/fs/cgroup/app/cgroup.procs; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-# reader_mbps MS SECTORS: the reader's MB/s during a start-up, from the
-# sectors read meanwhile less those the start-up itself read ($app)
-reader_mbps() { awk -v ms="$1" -v s="$2" -v a="$app" 'BEGIN { printf "%.1f", (s - a) * 512 / ms / 1000 }'; }
+# reader_mbps MS SECTORS APP: the readers' MB/s during a start-up, from the
+# sectors read meanwhile less those the start-up itself read (APP)
+reader_mbps() { awk -v ms="$1" -v s="$2" -v a="$3" 'BEGIN { printf "%.1f", (s - a) * 512 / ms / 1000 }'; }
+# under CGROUP N [launch]: "ms ratio MB/s" of a start-up under N readers
+under() {
+	local ms sec base=$idle app=$app1
+	[ "${3:-}" = launch ] && base=$lidle app=$lapp
+	reader "$1" "$2"
+	if [ -n "$1" ]; then
+		read -r ms sec <<<"$( (in_app; start "${3:-}") )"
+	else
+		read -r ms sec <<<"$(start "${3:-}")"
+	fi
+	stop_reader
+	echo "$ms $(ratio "$ms" "$base") $(reader_mbps "$ms" "$sec" "$app")"
+}
 
 table "scheduler" "idle disk ms" "under a reader ms" "ratio" "reader MB/s" \
-	"reader in other cgroup ms" "ratio" "reader MB/s"
+	"reader in other cgroup ms" "ratio" "reader MB/s" \
+	"under 5 readers ms" "ratio" "readers MB/s" "under 10 readers ms" "ratio" "readers MB/s" \
+	"launcher idle disk ms" "launcher under a reader ms" "ratio" "reader MB/s"
 for s in $scheds; do
 	use_sched hdd0 "$s"
-	read -r idle app <<<"$(start)"
-	reader ""
-	read -r busy bsec <<<"$(start)"
-	stop_reader
-	reader bg
-	read -r grp gsec <<<"$( (in_app; start) )"
-	stop_reader
-	row "$s" "$idle" "$busy" "$(ratio "$busy" "$idle")" "$(reader_mbps "$busy" "$bsec")" \
-		"$grp" "$(ratio "$grp" "$idle")" "$(reader_mbps "$grp" "$gsec")"
+	read -r idle app1 <<<"$(start)"
+	read -r lidle lapp <<<"$(start launch)"
+	# shellcheck disable=SC2046
+	row "$s" "$idle" $(under "" 1) $(under bg 1) $(under "" 5) $(under "" 10) \
+		"$lidle" $(under "" 1 launch)
 done
 table_end
 umount /mnt/b2
