@@ -437,12 +437,6 @@ void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 	cfq_log_cfqq(cfqd, cfqq, "boost end");
 }
 
-/* Do boosted and other queues compete in @cfqg? */
-static bool cfq_group_boosting(struct cfq_group *cfqg)
-{
-	return cfqg->nr_boosted && cfqg->nr_boosted < cfqg->nr_cfqq;
-}
-
 /*
  * The round of a group that is boosting: CFQ_BOOST_ROUND times its slice,
  * so the seeks between the boosted queues and the others cost less of it;
@@ -584,22 +578,49 @@ static enum wl_class_t cfq_choose_wl_class(struct cfq_data *cfqd,
 	return IDLE_WORKLOAD;
 }
 
-/* The type whose first queue has waited longest (smallest key). */
-static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
-					 enum wl_class_t class)
+/* Is the first queue of @cfqg's tree (@class, @type) boosted? */
+static bool cfq_st_first_boosted(struct cfq_group *cfqg, enum wl_class_t class,
+				 enum wl_type_t type)
 {
+	struct cfq_queue *first = cfq_st_first(cfq_st_for(cfqg, class, type));
+
+	return first && first->boosted;
+}
+
+/*
+ * The type whose first queue has waited longest (smallest key). While
+ * @cfqg is boosting, trees whose first queue is boosted and the others
+ * take turns instead (@prev was served last), so the others cannot take
+ * two turns in a row: only then do the workload slices give the boosted
+ * side 6/7 of the round (measured, B2 with 5 readers on 6.12: 2.05x the
+ * idle start-up while keys chose).
+ */
+static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
+					 enum wl_class_t class,
+					 enum wl_type_t prev)
+{
+	bool boosting = class == BE_WORKLOAD && cfq_group_boosting(cfqg);
+	bool want = boosting && !cfq_st_first_boosted(cfqg, class, prev);
 	enum wl_type_t type, best = SYNC_NOIDLE_WORKLOAD;
 	struct cfq_queue *first;
 	u64 key = 0;
-	bool found = false;
+	int pass;
 
-	for (type = ASYNC_WORKLOAD; type <= SYNC_WORKLOAD; type++) {
-		first = cfq_st_first(cfq_st_for(cfqg, class, type));
-		if (first && (!found || cfq_key_before(first->rb_key, key))) {
-			best = type;
-			key = first->rb_key;
-			found = true;
+	for (pass = boosting ? 0 : 1; pass < 2; pass++) {
+		bool found = false;
+
+		for (type = ASYNC_WORKLOAD; type <= SYNC_WORKLOAD; type++) {
+			first = cfq_st_first(cfq_st_for(cfqg, class, type));
+			if (!first || (!pass && first->boosted != want))
+				continue;
+			if (!found || cfq_key_before(first->rb_key, key)) {
+				best = type;
+				key = first->rb_key;
+				found = true;
+			}
 		}
+		if (found)
+			break;
 	}
 	return best;
 }
@@ -655,7 +676,8 @@ static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	    now <= cfqd->workload_expires)
 		return;
 
-	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class);
+	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class,
+						   cfqd->serving_wl_type);
 	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
 	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st);
 }

@@ -389,6 +389,12 @@ static inline bool cfq_wait_for_active(struct cfq_data *cfqd)
 	return cfqd->wait == CFQ_WAIT_QUEUE || cfqd->wait == CFQ_WAIT_GROUP;
 }
 
+/* Do boosted and other queues compete in @cfqg (start-up boost)? */
+static inline bool cfq_group_boosting(struct cfq_group *cfqg)
+{
+	return cfqg->nr_boosted && cfqg->nr_boosted < cfqg->nr_cfqq;
+}
+
 /* May the device queue internally? Unknown counts as yes, as in CFQ. */
 static inline bool cfq_hw_may_queue(struct cfq_data *cfqd)
 {
