@@ -18,6 +18,10 @@
 #include "blk-cgroup.h"
 #include "elevator.h"
 
+/* The one version test: is the kernel @major.@minor or later? */
+#define CFQ_KERNEL_SINCE(major, minor) \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(major, minor, 0))
+
 #ifndef CONFIG_BLK_CGROUP
 #error "cfq needs a kernel with CONFIG_BLK_CGROUP (every Debian kernel has it)"
 #endif
@@ -32,7 +36,7 @@ int cfq_init_sched(struct request_queue *q, struct elevator_queue *eq);
  * init_sched() gets the elevator_queue the core allocated since 6.16, and
  * the core drops it when init fails; before, the scheduler allocated it.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#if CFQ_KERNEL_SINCE(6, 16)
 #define cfq_init_sched_op cfq_init_sched
 #else
 static inline int cfq_init_sched_op(struct request_queue *q,
@@ -51,7 +55,7 @@ static inline int cfq_init_sched_op(struct request_queue *q,
 #endif
 
 /* depth_updated() is told the request_queue since 6.17, a hctx before */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#if CFQ_KERNEL_SINCE(6, 17)
 #define cfq_depth_updated_op cfq_depth_updated
 #else
 static inline void cfq_depth_updated_op(struct blk_mq_hw_ctx *hctx)
@@ -64,7 +68,7 @@ static inline void cfq_depth_updated_op(struct blk_mq_hw_ctx *hctx)
  * For the KUnit test module (tests/modules/kunit-core/cfq_kunit_compat.h):
  * __kunit_test_suites_init() is told whether to run the suites since 6.13.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if CFQ_KERNEL_SINCE(6, 13)
 #define cfq_kunit_suites_init(suites, n) \
 	__kunit_test_suites_init(suites, n, true)
 #else
@@ -75,7 +79,7 @@ static inline void cfq_depth_updated_op(struct blk_mq_hw_ctx *hctx)
 static inline void cfq_hrtimer_setup(struct hrtimer *timer,
 				     enum hrtimer_restart (*fn)(struct hrtimer *))
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if CFQ_KERNEL_SINCE(6, 13)
 	hrtimer_setup(timer, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 #else
 	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -176,7 +180,7 @@ static inline void cfq_deactivate_policy(struct request_queue *q,
  * steps apart (blkg_conf_unprep, blkg_conf_close_bdev). cfq_conf_finish()
  * must follow every cfq_conf_prep(), successful or not.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#if CFQ_KERNEL_SINCE(7, 2)
 static inline int cfq_conf_prep(struct blkcg *blkcg,
 				const struct blkcg_policy *pol, char *input,
 				struct blkg_conf_ctx *ctx)
