@@ -964,6 +964,9 @@ static struct elevator_type iosched_cfq = {
 	.icq_size	= sizeof(struct cfq_io_cq),
 	.icq_align	= __alignof__(struct cfq_io_cq),
 	.elevator_attrs	= cfq_attrs,
+#ifdef CONFIG_BLK_DEBUG_FS
+	.queue_debugfs_attrs = cfq_queue_debugfs_attrs,
+#endif
 	.elevator_name	= "cfq",
 	.elevator_owner	= THIS_MODULE,
 };

@@ -29,6 +29,7 @@
 #include "elevator.h"
 #include "blk-cgroup.h"
 #include "blk-cgroup-rwstat.h"
+#include "blk-mq-debugfs.h"
 #include "cfq-compat.h"
 
 /* Tunable defaults (times in ns, as stored) */
@@ -705,6 +706,11 @@ struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 /* cfq-sysfs.c */
 extern struct elv_fs_entry cfq_attrs[];
 void cfq_init_tunables(struct cfq_data *cfqd);
+
+/* cfq-debugfs.c */
+#ifdef CONFIG_BLK_DEBUG_FS
+extern const struct blk_mq_debugfs_attr cfq_queue_debugfs_attrs[];
+#endif
 
 /* blktrace notes, CFQ style: "cfq<pid>S" / "cfq<pid>A" for queues */
 #define cfq_log_cfqq(cfqd, cfqq, fmt, args...)				\

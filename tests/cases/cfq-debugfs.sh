@@ -1,0 +1,137 @@
+#!/bin/bash
+# cfq's debugfs files (/sys/kernel/debug/block/hdd0/sched/: state, active,
+# service_trees, groups) under I/O on the emulated disk:
+# - with a sequential reader in cgroup a (io.cfq.weight 200), a random
+#   reader in b, an RT and an IDLE reader in the root, the files name what
+#   runs: the active queue is one of the readers' pids, service_trees and
+#   groups show /a with weight 200, every reader's pid appears in
+#   service_trees over the samples, state names a known wait;
+# - with 150 more readers the files stay bounded: service_trees prints at
+#   most 64 queues a tree and says how many it left out;
+# - a reader loop keeps reading all four files while the scheduler is
+#   switched away and back 20 times and cgroups with readers are made and
+#   removed: nothing breaks (the runner fails the case on any kernel
+#   warning), and the files are gone while cfq is not the scheduler.
+# Files are mode 0400: no write is accepted.
+# timeout: 300
+set -euo pipefail
+
+D=/sys/kernel/debug/block/hdd0/sched
+FILES=(state active service_trees groups)
+
+# rand_reader NAME SECONDS [PREFIX...]: a direct random 4k reader of hdd0
+rand_reader() {
+	local name=$1 t=$2
+	shift 2
+	"$@" fio --eta=never --minimal --output="/tmp/$name.fio" --direct=1 \
+		--bs=4k --rw=randread --ioengine=psync --runtime="$t" \
+		--time_based --filename=/dev/hdd0 --name="$name" \
+		--offset=1G --size=1G
+}
+
+# has FILE REGEX WHAT: fail unless debugfs FILE has a line matching REGEX
+has() {
+	grep -Eq "$2" "$D/$1" || { cat "$D/$1"; fail "$1 has no $3"; }
+}
+
+grep -q ' /sys/kernel/debug ' /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug
+hdd_setup
+for f in "${FILES[@]}"; do
+	[ -f "$D/$f" ] || fail "no $D/$f"
+	if echo 1 2>/dev/null >"$D/$f"; then
+		fail "$f accepted a write"
+	fi
+done
+cg_make a 200
+cg_make b 100
+
+log "phase 1: four readers, what the files name"
+hdd_reader -g a seq 0 6 &
+p_seq=$!
+in_cgroup b bash -c "$(declare -f rand_reader); rand_reader rand 6" &
+p_rand=$!
+hdd_reader rt 2G 6 -c1 -n4 &
+p_rt=$!
+hdd_reader idle 3G 6 -c3 &
+p_idle=$!
+sleep 1
+seen=""
+for _ in $(seq 20); do
+	cat "$D/service_trees" >>/tmp/trees.txt
+	a=$(awk 'NR == 1 && $1 == "pid" { print $2 }' "$D/active")
+	[ -n "$a" ] && seen="$seen $a"
+	sleep 0.1
+done
+# the readers: fio's commands and the workers they forked
+pids=$(pidof fio)
+for f in "${FILES[@]}"; do
+	log "$f:"
+	sed 's/^/#   /' "$D/$f"
+done
+has state '^wait (none|queue|group|idle_class)' "wait state"
+has state '^busy_queues [1-9]' "busy queues"
+has state '^hw_tag (unknown|no_queueing|queueing) ' "hw_tag"
+has groups '^/a weight 200 ' "/a of weight 200"
+has groups '^/ weight ' "root group"
+grep -q '^group /a:' /tmp/trees.txt || fail "service_trees never showed /a"
+[ -n "$seen" ] || fail "active never named a queue"
+for a in $seen; do
+	case " $pids " in
+	*" $a "*) ;;
+	*) fail "active named pid $a, not a reader (readers: $pids)" ;;
+	esac
+done
+grep -Eq '^  rt sync' /tmp/trees.txt || fail "service_trees never showed the RT reader's tree"
+grep -Eq '^  idle any' /tmp/trees.txt || fail "service_trees never showed the IDLE tree"
+for p in $p_seq $p_rand $p_rt $p_idle; do
+	wait "$p" || fail "a phase 1 reader failed"
+done
+log "active in $(echo $seen | wc -w) of 20 samples:$(echo $seen | tr ' ' '\n' | sort | uniq -c | awk '{ printf " pid %s %d times", $2, $1 }')"
+
+log "phase 2: 150 random readers (threads of one fio), the output is bounded"
+fio --eta=never --minimal --output=/tmp/many.fio --thread --numjobs=150 \
+	--group_reporting --direct=1 --bs=4k --rw=randread --ioengine=psync \
+	--runtime=8 --time_based --filename=/dev/hdd0 --name=many \
+	--offset=1G --size=1G &
+p_many=$!
+# the threads start one by one: sample until a tree holds more than 64
+for _ in $(seq 80); do
+	grep -Eq '^    \.\.\. [0-9]+ more$' "$D/service_trees" && break
+	sleep 0.1
+done
+lines=$(wc -l <"$D/service_trees")
+bytes=$(wc -c <"$D/service_trees")
+log "service_trees: $lines lines, $bytes bytes, busy queues: $(awk '$1 == "busy_queues" { print $2 }' "$D/state")"
+has service_trees '^    \.\.\. [0-9]+ more$' "'... N more' line"
+[ "$lines" -le $((64 * 7 + 20)) ] || fail "service_trees has $lines lines"
+wait "$p_many" || fail "the phase 2 readers failed: $(tail -n 2 /tmp/many.fio)"
+
+log "phase 3: reading while the scheduler switches and cgroups come and go"
+(
+	while :; do
+		for f in "${FILES[@]}"; do
+			cat "$D/$f" >/dev/null 2>&1 || true
+		done
+	done
+) &
+loop=$!
+hdd_reader -g a seq 0 30 &
+p_seq=$!
+for i in $(seq 20); do
+	cg_make "c$i" $((100 * (i % 3 + 1)))
+	in_cgroup "c$i" bash -c "$(declare -f rand_reader); rand_reader c$i 1" &
+	sleep 0.3
+	sched_set hdd0 none
+	[ ! -e "$D/state" ] || fail "round $i: $D/state left under none"
+	sleep 0.1
+	sched_set hdd0 cfq
+	wait $! || fail "round $i: the reader of c$i failed"
+	rmdir "$CG/c$i"
+done
+kill "$p_seq" 2>/dev/null || true
+wait "$p_seq" || true
+kill "$loop"
+wait "$loop" || true
+[ -f "$D/state" ] || fail "no $D/state after the switches"
+hdd_teardown b a
