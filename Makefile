@@ -12,6 +12,8 @@
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
 #   make deb              the cfq-dkms Debian package, in build/deb/ (debian/)
+#   make check-install    the package on an installed Debian 13 system under
+#                         QEMU (scripts/check-install; not part of make check)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -72,4 +74,7 @@ checkpatch:
 deb:
 	$(TOP)scripts/build-deb
 
-.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb
+check-install: setup
+	$(TOP)scripts/check-install $(CHECK_INSTALL_ARGS)
+
+.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb check-install

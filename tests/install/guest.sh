@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The guest side of scripts/check-install, run at each boot of the installed
+# Debian 13 system by its cfq-check.service (output on ttyS1). Boot 1
+# installs the package and then a second kernel's headers; boot 2 checks
+# udev, I/O classes, systemd weights, and purges. Result lines:
+#   RESULT NAME PASS|FAIL DETAIL     and at the end of each boot   STAGE-DONE N
+set -uo pipefail
+in=/run/cfqin
+state=/var/lib/cfq-check
+mkdir -p "$state"
+stage=$(cat "$state/stage" 2>/dev/null || echo 1)
+res() { echo "RESULT $1 $2 ${*:3}"; }
+check() { # check NAME DETAIL CMD...
+	local n=$1 d=$2
+	shift 2
+	if "$@"; then res "$n" PASS "$d"; else res "$n" FAIL "$d"; fi
+}
+# the disks by their QEMU serial
+disk() { lsblk -dno NAME,SERIAL | awk -v s="$1" '$2 == s { print $1 }'; }
+rot=$(disk cfqrot) ssd=$(disk cfqssd)
+echo "guest: stage $stage, kernel $(uname -r), rotational disk $rot, other $ssd, up $(cut -d' ' -f1 /proc/uptime) s"
+cat /proc/cmdline
+
+if [ "$stage" = 1 ]; then
+	cp "$in"/cfq-dkms_*.deb /tmp/
+	t0=$SECONDS
+	# no network in the guest: apt cannot fetch the recommendations
+	# (linux-source, linux-headers-amd64; their X.Y/ABI packages are there)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends /tmp/cfq-dkms_*.deb >/tmp/apt.log 2>&1
+	rc=$?
+	tail -n 15 /tmp/apt.log
+	res apt-install "$([ $rc = 0 ] && echo PASS || echo FAIL)" "apt-get install ./cfq-dkms: status $rc in $((SECONDS - t0)) s"
+	dkms status
+	check dkms-6.12 "cfq installed for $(uname -r)" grep -q "cfq/.*$(uname -r).*installed" <(dkms status 2>&1)
+	check modinfo "modinfo cfq finds the DKMS module" sh -c "modinfo -n cfq | grep -q updates/dkms"
+	# the kernel upgrade: a second kernel's headers (its linux-source is
+	# there), installed after cfq-dkms: DKMS builds cfq for it
+	t0=$SECONDS
+	DEBIAN_FRONTEND=noninteractive dpkg -i /root/debs/linux-headers-*.deb >/tmp/hdr.log 2>&1
+	rc=$?
+	tail -n 15 /tmp/hdr.log
+	res headers-install "$([ $rc = 0 ] && echo PASS || echo FAIL)" "dpkg -i the second kernel's headers: status $rc in $((SECONDS - t0)) s"
+	dkms status
+	k2=$(basename /root/debs/linux-headers-*.deb | sed -E 's/^linux-headers-([^_]+)_.*/\1/')
+	check dkms-second-kernel "cfq installed for $k2 by the headers' DKMS hook" grep -q "cfq/.*$k2.*installed" <(dkms status 2>&1)
+	echo 2 >"$state/stage"
+	sync
+	echo "STAGE-DONE 1"
+	systemctl poweroff
+	exit 0
+fi
+
+# ---- boot 2: after the reboot
+sched() { cat "/sys/block/$1/queue/scheduler"; }
+echo "guest: $rot: $(sched "$rot"); $ssd: $(sched "$ssd"); vda: $(sched vda)"
+check udev-rotational "$rot (rotation_rate=7200): $(sched "$rot")" grep -q '\[cfq\]' "/sys/block/$rot/queue/scheduler"
+check udev-nonrotational "$ssd (rotation_rate=1): $(sched "$ssd")" sh -c "! grep -q '\[cfq\]' /sys/block/$ssd/queue/scheduler"
+echo "guest: io in the root's subtree_control: $(cat /sys/fs/cgroup/cgroup.subtree_control)"
+
+# readers NAME:SKIP_MB:PROPERTY... : transient services reading $rot with
+# direct I/O for $secs s, at once; prints "NAME BYTES" each
+secs=20
+readers() {
+	local spec n skip props u
+	for spec in "$@"; do
+		IFS=: read -r n skip props <<<"$spec"
+		u=cfq-$n
+		# shellcheck disable=SC2086
+		systemd-run --quiet --unit="$u" --no-block $props \
+			sh -c "timeout -s INT $secs dd if=/dev/$rot of=/dev/null bs=64k iflag=direct skip=$((skip * 16)) 2>/run/$u.out; cat /proc/self/cgroup >/run/$u.cg"
+	done
+	sleep 2
+	for spec in "$@"; do
+		u=cfq-${spec%%:*}
+		while systemctl is-active -q "$u"; do sleep 1; done
+		echo "${spec%%:*} $(awk '/bytes/ { print $1 }' "/run/$u.out")"
+	done
+}
+echo "guest: RT and IDLE readers, ${secs} s"
+out=$(readers rt:0:"-p IOSchedulingClass=realtime" idle:8192:"-p IOSchedulingClass=idle")
+echo "$out"
+rtb=$(awk '$1 == "rt" { print $2 + 0 }' <<<"$out")
+idb=$(awk '$1 == "idle" { print $2 + 0 }' <<<"$out")
+check rt-vs-idle "RT $rtb bytes, IDLE $idb bytes (want RT > 10 x IDLE)" test "$rtb" -gt $((idb * 10))
+
+echo "guest: IOWeight=100 and IOWeight=200 readers, ${secs} s"
+out=$(readers w100:0:"-p IOWeight=100" w200:8192:"-p IOWeight=200")
+echo "$out"
+for u in w100 w200; do
+	echo "guest: cfq-$u: $(cat /run/cfq-$u.cg 2>/dev/null)"
+done
+cat /sys/fs/cgroup/system.slice/cgroup.subtree_control
+a=$(awk '$1 == "w100" { print $2 + 0 }' <<<"$out")
+b=$(awk '$1 == "w200" { print $2 + 0 }' <<<"$out")
+ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print 0 }')
+check weight-ratio "IOWeight=200/IOWeight=100 bytes: $b/$a = $ratio (want 1.4-3.0)" \
+	awk -v r="$ratio" 'BEGIN { exit !(r >= 1.4 && r <= 3.0) }'
+# the helper copies a slice's IOWeight= too (an ancestor of the unit)
+printf '[Slice]\nIOWeight=300\n' >/etc/systemd/system/cfq-t.slice
+systemctl daemon-reload
+systemd-run --quiet --wait --slice=cfq-t.slice -p IOWeight=50 \
+	sh -c 'cat /sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)/io.cfq.weight >/run/t.own; cat /sys/fs/cgroup/cfq.slice/cfq-t.slice/io.cfq.weight /sys/fs/cgroup/cfq-t.slice/io.cfq.weight >/run/t.slice 2>/dev/null'
+echo "guest: own io.cfq.weight: $(cat /run/t.own); slice: $(cat /run/t.slice)"
+check helper-unit "io.cfq.weight of a unit with IOWeight=50: $(head -1 /run/t.own)" grep -qx 'default 50' /run/t.own
+check helper-slice "io.cfq.weight of its slice with IOWeight=300: $(head -1 /run/t.slice)" grep -qx 'default 300' /run/t.slice
+
+# purge
+t0=$SECONDS
+DEBIAN_FRONTEND=noninteractive apt-get purge -y cfq-dkms >/tmp/purge.log 2>&1
+rc=$?
+tail -n 10 /tmp/purge.log
+res apt-purge "$([ $rc = 0 ] && echo PASS || echo FAIL)" "apt-get purge cfq-dkms: status $rc in $((SECONDS - t0)) s"
+left=$(ls -d /var/lib/dkms/cfq /usr/src/cfq-* /usr/lib/udev/rules.d/60-cfq.rules /usr/libexec/cfq \
+	/usr/lib/systemd/system/service.d/50-cfq-weight.conf 2>/dev/null; find /lib/modules -name 'cfq.ko*' 2>/dev/null)
+check purge-files "left after purge: ${left:-nothing}" test -z "$left"
+echo mq-deadline >"/sys/block/$rot/queue/scheduler" 2>/dev/null
+echo mq-deadline >/sys/block/vda/queue/scheduler 2>/dev/null
+check rmmod "the loaded cfq unloads once the disks are switched away" sh -c 'rmmod cfq && ! test -d /sys/module/cfq'
+echo "STAGE-DONE 2"
+sync
+systemctl poweroff
