@@ -14,28 +14,9 @@
 # timeout: 500
 set -euo pipefail
 
-# objects CACHE: live objects of slab cache CACHE (after flushing the
-# per-CPU slabs, so the count is exact)
-objects() {
-	local d=/sys/kernel/slab/$1
-	[ -d "$d" ] && [ ! -L "$d" ] || fail "slab cache $1 missing or merged (slab_nomerge?)"
-	echo 1 >"$d/shrink"
-	awk '{ print $1 }' "$d/objects"
-}
-# no_objects WHEN: both caches empty, allowing a second for late frees
-no_objects() {
-	local q g
-	for _ in $(seq 20); do
-		q=$(objects cfq_queue) g=$(objects cfq_group)
-		[ "$q" = 0 ] && [ "$g" = 0 ] && return
-		sleep 0.1
-	done
-	fail "$1: $q cfq_queue and $g cfq_group objects left"
-}
-
 rmmod cfq 2>/dev/null || true
 modprobe cfq
-no_objects "cfq loaded, not in use"
+slab_empty "cfq loaded, not in use"
 nullb_load queue_mode=2 irqmode=2 completion_nsec=1000000 gb=1
 echo 1 >/sys/block/nullb0/queue/rotational
 sched_set nullb0 cfq
@@ -103,9 +84,9 @@ for p in $pids $aio; do
 done
 rmdir $CG/p/c* 2>/dev/null || true
 rmdir $CG/p
-log "in use: $(objects cfq_queue) cfq_queue, $(objects cfq_group) cfq_group objects"
+log "in use: $(slab_objects cfq_queue) cfq_queue, $(slab_objects cfq_group) cfq_group objects"
 sched_set nullb0 none
-no_objects "after the churn, no queue on cfq"
+slab_empty "after the churn, no queue on cfq"
 # late frees of removed cgroups' groups (6.1) must not outlive the module
 sched_set nullb0 cfq
 mkdir $CG/p

@@ -162,3 +162,25 @@ ratio_in() {
 		exit !(d > 0 && r >= lo && r <= hi) }' ||
 		fail "$1: ratio $2/$3 outside $4 .. $5"
 }
+
+# slab_objects CACHE: live objects of slab cache CACHE (cfq_queue,
+# cfq_group), after flushing the per-CPU slabs so the count is exact; the
+# boot needs slab_nomerge (# vm: --append slab_nomerge) so the cache is
+# cfq's alone
+slab_objects() {
+	local d=/sys/kernel/slab/$1
+	[ -d "$d" ] && [ ! -L "$d" ] || fail "slab cache $1 missing or merged (slab_nomerge?)"
+	echo 1 >"$d/shrink"
+	awk '{ print $1 }' "$d/objects"
+}
+# slab_empty WHEN: cfq_queue and cfq_group hold no object, allowing two
+# seconds for frees after an RCU grace period; else fail with WHEN
+slab_empty() {
+	local q g
+	for _ in $(seq 20); do
+		q=$(slab_objects cfq_queue) g=$(slab_objects cfq_group)
+		[ "$q" = 0 ] && [ "$g" = 0 ] && return
+		sleep 0.1
+	done
+	fail "$1: $q cfq_queue and $g cfq_group objects left"
+}
