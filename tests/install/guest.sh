@@ -9,6 +9,11 @@ in=/run/cfqin
 state=/var/lib/cfq-check
 mkdir -p "$state"
 stage=$(cat "$state/stage" 2>/dev/null || echo 1)
+# A service has no HOME (systemd sets it only with User=); a root shell,
+# where one types apt install, has. The package's scripts/lib.sh needs it
+# (set -u: "HOME: unbound variable" fails DKMS's pre_build): the
+# no-home check below shows that on its own.
+export HOME=/root
 res() { echo "RESULT $1 $2 ${*:3}"; }
 check() { # check NAME DETAIL CMD...
 	local n=$1 d=$2
@@ -32,6 +37,8 @@ if [ "$stage" = 1 ]; then
 	res apt-install "$([ $rc = 0 ] && echo PASS || echo FAIL)" "apt-get install ./cfq-dkms: status $rc in $((SECONDS - t0)) s"
 	dkms status
 	check dkms-6.12 "cfq installed for $(uname -r)" grep -q "cfq/.*$(uname -r).*installed" <(dkms status 2>&1)
+	check no-home "the package's block-headers without HOME (as under apt-daily-upgrade.service): $(env -u HOME /usr/src/cfq-*/scripts/block-headers "$(uname -r)" 2>&1 | tail -1)" \
+		env -u HOME /usr/src/cfq-*/scripts/block-headers "$(uname -r)"
 	check modinfo "modinfo cfq finds the DKMS module" sh -c "modinfo -n cfq | grep -q updates/dkms"
 	# the kernel upgrade: a second kernel's headers (its linux-source is
 	# there), installed after cfq-dkms: DKMS builds cfq for it
