@@ -6,7 +6,9 @@
 
 CFQ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CFQ_CACHE=${CFQ_CACHE:-$CFQ_TOP/.cache}
-CFQ_DEBS=${CFQ_DEBS:-${XDG_CACHE_HOME:-$HOME/.cache}/cfq/debs}
+# (HOME may be unset: DKMS runs scripts/block-headers from apt, also under
+# systemd services such as apt-daily-upgrade, which set no HOME)
+CFQ_DEBS=${CFQ_DEBS:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/cfq/debs}
 CFQ_KERNELS=${CFQ_KERNELS:-$(awk '!/^#/ && NF { printf "%s%s", s, $1; s = " " }' "$CFQ_TOP/scripts/kernels.conf")}
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
