@@ -120,8 +120,10 @@ res apt-purge "$([ $rc = 0 ] && echo PASS || echo FAIL)" "apt-get purge cfq-dkms
 left=$(ls -d /var/lib/dkms/cfq /usr/src/cfq-* /usr/lib/udev/rules.d/60-cfq.rules /usr/libexec/cfq \
 	/usr/lib/systemd/system/service.d/50-cfq-weight.conf 2>/dev/null; find /lib/modules -name 'cfq.ko*' 2>/dev/null)
 check purge-files "left after purge: ${left:-nothing}" test -z "$left"
-echo mq-deadline >"/sys/block/$rot/queue/scheduler" 2>/dev/null
-echo mq-deadline >/sys/block/vda/queue/scheduler 2>/dev/null
+# every disk the rule gave cfq: the virtio-blk ones (root, CFQIN) say rotational
+for f in /sys/block/*/queue/scheduler; do
+	grep -q '\[cfq\]' "$f" && echo mq-deadline >"$f"
+done
 check rmmod "the loaded cfq unloads once the disks are switched away" sh -c 'rmmod cfq && ! test -d /sys/module/cfq'
 echo "STAGE-DONE 2"
 sync
