@@ -236,9 +236,9 @@ static void cfq_seq_group(struct seq_file *m, struct cfq_data *cfqd,
 			  struct cfq_group *cfqg)
 {
 	cfq_seq_cgroup(m, cfqg);
-	seq_printf(m, " weight %u leaf_weight %u vdisktime +%llu share %u/%u busy_queues %u boosted %u dispatched %d writes %u%s\n",
+	seq_printf(m, " weight %u leaf_weight %u vdisktime %+lld share %u/%u busy_queues %u boosted %u dispatched %d writes %u%s\n",
 		   cfqg->weight, cfqg->leaf_weight,
-		   cfqg->vdisktime - cfqd->min_vdisktime,
+		   (s64)(cfqg->vdisktime - cfqd->min_vdisktime),
 		   cfqg->vfraction, 1U << CFQ_SERVICE_SHIFT,
 		   cfqg->nr_cfqq, cfqg->nr_boosted, cfqg->dispatched,
 		   cfqg->nr_writes,

@@ -47,15 +47,17 @@ cg_make a 200
 cg_make b 100
 
 log "phase 1: four readers, what the files name"
-hdd_reader -g a seq 0 6 &
-p_seq=$!
-in_cgroup b bash -c "$(declare -f rand_reader); rand_reader rand 6" &
-p_rand=$!
-hdd_reader rt 2G 6 -c1 -n4 &
-p_rt=$!
-hdd_reader idle 3G 6 -c3 &
-p_idle=$!
-sleep 1
+# they run until killed: fio may take long to start them all under load
+t=600
+hdd_reader -g a seq 0 $t &
+in_cgroup b bash -c "$(declare -f rand_reader); rand_reader rand $t" &
+hdd_reader rt 2G $t -c1 -n4 &
+hdd_reader idle 3G $t -c3 &
+# fio takes a while to start its workers (long on the debug kernel)
+for _ in $(seq 1200); do
+	[ "$(awk '$1 == "busy_queues" { print $2 }' "$D/state")" -ge 3 ] && break
+	sleep 0.1
+done
 seen=""
 for _ in $(seq 20); do
 	cat "$D/service_trees" >>/tmp/trees.txt
@@ -64,7 +66,7 @@ for _ in $(seq 20); do
 	sleep 0.1
 done
 # the readers: fio's commands and the workers they forked
-pids=$(pidof fio)
+pids=$(pidof fio || true)
 for f in "${FILES[@]}"; do
 	log "$f:"
 	sed 's/^/#   /' "$D/$f"
@@ -84,19 +86,18 @@ for a in $seen; do
 done
 grep -Eq '^  rt sync' /tmp/trees.txt || fail "service_trees never showed the RT reader's tree"
 grep -Eq '^  idle any' /tmp/trees.txt || fail "service_trees never showed the IDLE tree"
-for p in $p_seq $p_rand $p_rt $p_idle; do
-	wait "$p" || fail "a phase 1 reader failed"
-done
+kill $(pidof fio)
+wait
 log "active in $(echo $seen | wc -w) of 20 samples:$(echo $seen | tr ' ' '\n' | sort | uniq -c | awk '{ printf " pid %s %d times", $2, $1 }')"
 
 log "phase 2: 150 random readers (threads of one fio), the output is bounded"
 fio --eta=never --minimal --output=/tmp/many.fio --thread --numjobs=150 \
 	--group_reporting --direct=1 --bs=4k --rw=randread --ioengine=psync \
-	--runtime=8 --time_based --filename=/dev/hdd0 --name=many \
+	--runtime=$((8 * CFQ_SLOW)) --time_based --filename=/dev/hdd0 --name=many \
 	--offset=1G --size=1G &
 p_many=$!
 # the threads start one by one: sample until a tree holds more than 64
-for _ in $(seq 80); do
+for _ in $(seq $((80 * CFQ_SLOW))); do
 	grep -Eq '^    \.\.\. [0-9]+ more$' "$D/service_trees" && break
 	sleep 0.1
 done
