@@ -12,6 +12,8 @@
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
 #   make deb              the cfq-dkms Debian package, in build/deb/ (debian/)
+#   make soak KVER=K MINUTES=N  N minutes (60) of mixed churn on kernel K
+#                         (6.12; 6.12-debug), not part of make check
 #   make check-install    the package on an installed Debian 13 system under
 #                         QEMU (scripts/check-install; not part of make check)
 
@@ -71,10 +73,13 @@ bench: setup
 checkpatch:
 	$(TOP)scripts/lint
 
+soak: setup
+	$(TOP)scripts/soak --kernel $(or $(KVER),6.12) --minutes $(or $(MINUTES),60)
+
 deb:
 	$(TOP)scripts/build-deb
 
 check-install: setup
 	$(TOP)scripts/check-install $(CHECK_INSTALL_ARGS)
 
-.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb check-install
+.PHONY: all modules kdir-check install clean setup check check-debug demo bench checkpatch deb soak check-install
