@@ -1,6 +1,6 @@
 # title: B2, start-up under a reader: cold reads of 300 small files on ext4 (hddsim)
 # schedulers: mq-deadline,bfq,cfq,cfq:startup_boost=0
-# plot: 4,7,10,13,17; names 1 reader,reader in other cgroup,5 readers,10 readers,launcher + 1 reader; ylabel start-up time / idle-disk start-up time; title start-up slowdown (lower is better); goal 1.0; values
+# plot: 4,7,10,13,17; names 1 reader,reader in other cgroup,5 readers,10 readers,launcher + 1 reader; ylabel start-up time / idle-disk start-up time; title start-up slowdown (lower is better); goal 1.0; ymax 8; values
 # plot: 5,8,11,14,18; names 1 reader,reader in other cgroup,5 readers,10 readers,launcher + 1 reader; ylabel readers' MB/s during the start-up; title the readers' throughput kept (higher is better); values
 # The 2009 seed: an application starts (reads its executable and libraries:
 # here one process, cat, reads 300 files of 4-96 KiB in a fixed order, cold
