@@ -19,8 +19,9 @@
  * the lock is held only while the text is formatted into seq_file's
  * buffer (if it overflows, seq_file allocates a larger one outside the
  * show and calls it again). A list prints at most CFQ_DEBUGFS_MAX entries
- * and then how many it left out, so a file stays small with thousands of
- * queues. The block layer removes these files before it calls
+ * and then how many it left out, and service_trees at most
+ * CFQ_DEBUGFS_QUEUES queues in all, so a file stays small, and the time
+ * under the lock short, with thousands of queues and groups. The block layer removes these files before it calls
  * exit_sched(), and debugfs waits for readers in progress, so cfqd
  * outlives every read.
  */
@@ -30,6 +31,7 @@
 #include "cfq.h"
 
 #define CFQ_DEBUGFS_MAX		64	/* entries printed per list */
+#define CFQ_DEBUGFS_QUEUES	256	/* queues printed per service_trees */
 
 static const char *const cfq_class_name[CFQ_PRIO_NR] = {
 	[BE_WORKLOAD] = "be", [RT_WORKLOAD] = "rt", [IDLE_WORKLOAD] = "idle",
@@ -168,11 +170,15 @@ out:
 	return 0;
 }
 
-/* the queues of @st in service order, keys relative to now */
+/*
+ * The queues of @st in service order, keys relative to now: at most
+ * CFQ_DEBUGFS_MAX, and no more than *@budget, which it decrements.
+ */
 static void cfq_seq_st(struct seq_file *m, struct cfq_rb_root *st,
-		       const char *class, const char *type, u64 now)
+		       const char *class, const char *type, u64 now,
+		       unsigned int *budget)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, max = min(*budget, CFQ_DEBUGFS_MAX);
 	struct rb_node *node;
 
 	if (!st->count)
@@ -181,10 +187,12 @@ static void cfq_seq_st(struct seq_file *m, struct cfq_rb_root *st,
 	for (node = rb_first_cached(&st->rb); node; node = rb_next(node)) {
 		struct cfq_queue *cfqq = rb_entry(node, struct cfq_queue, rb_node);
 
-		if (++n > CFQ_DEBUGFS_MAX) {
-			seq_printf(m, "    ... %u more\n", st->count - CFQ_DEBUGFS_MAX);
+		if (n == max) {
+			seq_printf(m, "    ... %u more\n", st->count - n);
 			break;
 		}
+		n++;
+		(*budget)--;
 		seq_puts(m, "   ");
 		cfq_seq_ms(m, "key_ms", cfqq->rb_key - now);
 		seq_puts(m, " ");
@@ -194,7 +202,7 @@ static void cfq_seq_st(struct seq_file *m, struct cfq_rb_root *st,
 }
 
 static void cfq_seq_group_trees(struct seq_file *m, struct cfq_group *cfqg,
-				u64 now)
+				u64 now, unsigned int *budget)
 {
 	int class, type;
 
@@ -205,26 +213,27 @@ static void cfq_seq_group_trees(struct seq_file *m, struct cfq_group *cfqg,
 		for (type = SYNC_WORKLOAD; type >= ASYNC_WORKLOAD; type--)
 			cfq_seq_st(m, &cfqg->service_trees[class][type],
 				   cfq_class_name[class], cfq_type_name[type],
-				   now);
-	cfq_seq_st(m, &cfqg->service_tree_idle, "idle", "any", now);
+				   now, budget);
+	cfq_seq_st(m, &cfqg->service_tree_idle, "idle", "any", now, budget);
 }
 
 static int cfq_service_trees_show(void *data, struct seq_file *m)
 {
 	struct cfq_data *cfqd = cfq_debugfs_cfqd(data);
+	unsigned int n = 0, budget = CFQ_DEBUGFS_QUEUES;
 	u64 now = ktime_get_ns();
-	unsigned int n = 0;
 	struct rb_node *node;
 
 	spin_lock_irq(&cfqd->lock);
 	for (node = rb_first_cached(&cfqd->grp_st); node; node = rb_next(node)) {
-		if (++n > CFQ_DEBUGFS_MAX) {
+		if (n == CFQ_DEBUGFS_MAX || !budget) {
 			seq_printf(m, "... %u more groups\n",
-				   cfqd->nr_busy_groups - CFQ_DEBUGFS_MAX);
+				   cfqd->nr_busy_groups - n);
 			break;
 		}
+		n++;
 		cfq_seq_group_trees(m, rb_entry(node, struct cfq_group, rb_node),
-				    now);
+				    now, &budget);
 	}
 	if (!n)
 		seq_puts(m, "no busy queue\n");
