@@ -96,6 +96,7 @@ static int cfq_state_show(void *data, struct seq_file *m)
 	seq_printf(m, "rq_queued %d\nrq_in_driver %d\nrq_in_flight async %d sync %d\n",
 		   cfqd->rq_queued, cfqd->rq_in_driver,
 		   cfqd->rq_in_flight[0], cfqd->rq_in_flight[1]);
+	seq_printf(m, "oom_requests %llu\n", cfqd->oom_requests);
 	seq_printf(m, "dispatch_list %s\n",
 		   list_empty(&cfqd->dispatch) ? "empty" : "not empty");
 	seq_printf(m, "wait %s", cfq_wait_name[cfqd->wait]);

@@ -394,6 +394,8 @@ static struct cfq_queue *cfq_init_rq(struct cfq_data *cfqd, struct request *rq)
 			cfqq = cfq_coop_merge_rq(cfqd, cic, cfqq, rq);
 	}
 	cfqq->ref++;
+	if (cfqq == &cfqd->oom_cfqq)
+		cfqd->oom_requests++;
 	if (op_is_write(rq->cmd_flags))
 		cfqq->cfqg->nr_writes++;
 	rq->elv.priv[0] = cfqq;

@@ -380,6 +380,7 @@ struct cfq_data {
 	u64 cfq_target_latency;
 
 	struct cfq_queue oom_cfqq;	/* fallback when allocation fails */
+	u64 oom_requests;		/* requests served by oom_cfqq */
 };
 
 #define RQ_CFQQ(rq)	((struct cfq_queue *)(rq)->elv.priv[0])

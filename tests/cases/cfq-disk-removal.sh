@@ -17,8 +17,6 @@
 # timeout: 300
 set -euo pipefail
 
-cfs=/sys/kernel/config/nullb
-
 # workload DISK NAME: the three fio jobs on /dev/DISK, in the background
 # (the sequential reader's 16 MiB take 40 s of think time; the random
 # reader loops, the writer runs, until an error); sets fio_pid
@@ -109,16 +107,12 @@ switch_racing() {
 # power-off) or while powered on (rmdir)
 nullb_remove() {
 	local name=$1 how=$2
-	mkdir "$cfs/$name"
-	echo 128 >"$cfs/$name/size"
-	echo 1 >"$cfs/$name/memory_backed"
-	echo 2 >"$cfs/$name/irqmode"
-	echo 1000000 >"$cfs/$name/completion_nsec"
-	echo 1 >"$cfs/$name/power"
+	nullb_make "$name" size=128 memory_backed=1 irqmode=2 \
+		completion_nsec=1000000
 	on_cfq "$name" "$how"
 	switch_racing "$name"
-	[ "$how" = power-off ] && echo 0 >"$cfs/$name/power"
-	rmdir "$cfs/$name"
+	[ "$how" = power-off ] && echo 0 >"$NULLB_CFS/$name/power"
+	rmdir "$NULLB_CFS/$name"
 	removed "$how"
 }
 
@@ -147,11 +141,7 @@ scsi_remove() {
 
 rmmod cfq 2>/dev/null || true
 modprobe cfq
-rmmod null_blk 2>/dev/null || true
-modprobe null_blk nr_devices=0 || fail "modprobe null_blk failed"
-grep -q ' /sys/kernel/config ' /proc/mounts ||
-	mount -t configfs configfs /sys/kernel/config
-[ -d "$cfs" ] || fail "no $cfs"
+nullb_configfs
 
 nullb_remove nbgone1 power-off
 nullb_remove nbgone2 rmdir

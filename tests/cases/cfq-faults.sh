@@ -15,36 +15,15 @@
 set -euo pipefail
 trap 'echo "line $LINENO: command failed (status $?)"' ERR
 
-cfs=/sys/kernel/config/nullb
+cfs=$NULLB_CFS
 
-rmmod null_blk 2>/dev/null || true
-modprobe null_blk nr_devices=0 || fail "modprobe null_blk failed"
+nullb_configfs
 if [ ! -e /sys/module/null_blk/parameters/timeout ] ||
    [ ! -e /sys/module/null_blk/parameters/requeue ]; then
 	log "SKIP: null_blk has no fault injection (CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION unset)"
 	rmmod null_blk
 	exit 0
 fi
-grep -q ' /sys/kernel/config ' /proc/mounts ||
-	mount -t configfs configfs /sys/kernel/config
-[ -d "$cfs" ] || fail "no $cfs"
-
-# nb_make NAME ATTR=VALUE...: a powered-on configfs null_blk device with
-# cfq as its scheduler; sets disk to its name (configfs devices are
-# named after their directory)
-nb_make() {
-	local d=$cfs/$1 kv
-	disk=$1
-	shift
-	mkdir "$d"
-	for kv in "$@"; do
-		echo "${kv#*=}" >"$d/${kv%%=*}" || fail "cannot set ${kv%%=*} of $d"
-	done
-	echo 1 >"$d/power" || fail "cannot power on $d"
-	[ -b "/dev/$disk" ] || fail "no /dev/$disk"
-	echo 1 >"/sys/block/$disk/queue/rotational"
-	sched_set "$disk" cfq
-}
 
 # fault_arm NAME KIND INTERVAL TIMES: inject a KIND (timeout or requeue)
 # into every INTERVAL-th request of device NAME, TIMES times in all
@@ -69,8 +48,8 @@ fio_errors() {
 # 1. Requeues: every 4th request is requeued (alternately BLK_STS_RESOURCE
 # and blk_mq_requeue_request()), 64 times, under direct random writes,
 # mixed reads/writes and sync writes, each verified afterwards.
-nb_make nbfault size=64 memory_backed=1 irqmode=2 completion_nsec=20000
-dev=$disk
+nullb_make nbfault size=64 memory_backed=1 irqmode=2 completion_nsec=20000
+dev=nbfault
 fault_arm nbfault requeue 4 64
 timeout -s KILL 600 fio --filename="/dev/$dev" --direct=1 --verify=crc32c \
 	--verify_fatal=1 --do_verify=1 --output-format=json \
@@ -126,7 +105,8 @@ rmdir "$cfs/nbfault"
 # remove_under_io NAME KIND HOW
 remove_under_io() {
 	local name=$1 kind=$2 how=$3 pid
-	nb_make "$name" size=64 memory_backed=1 irqmode=2 completion_nsec=20000
+	nullb_make "$name" size=64 memory_backed=1 irqmode=2 completion_nsec=20000
+	disk=$name
 	echo 1000 >"/sys/block/$disk/queue/io_timeout"
 	fio --filename="/dev/$disk" --direct=1 --eta=never \
 		--output="/tmp/$name.fio" \

@@ -68,18 +68,29 @@ check udev-nonrotational "$ssd (rotation_rate=1): $(sched "$ssd")" sh -c "! grep
 echo "guest: io in the root's subtree_control: $(cat /sys/fs/cgroup/cgroup.subtree_control)"
 
 # readers NAME:SKIP_MB:SECS:PROPERTY... : transient services reading $rot
-# with direct I/O for SECS s, started one after the other; prints
-# "NAME BYTES" each
+# with direct I/O for SECS s; prints "NAME BYTES" each. systemd-run
+# starts them up to seconds apart under TCG, so each waits for
+# /run/cfq-go, made once all are running: they start within 0.1 s.
 secs=20
 readers() {
 	local spec n skip t props u
+	rm -f /run/cfq-go
 	for spec in "$@"; do
 		IFS=: read -r n skip t props <<<"$spec"
 		u=cfq-$n
 		# shellcheck disable=SC2086
 		systemd-run --quiet --unit="$u" --no-block $props \
-			sh -c "timeout -s INT $t dd if=/dev/$rot of=/dev/null bs=64k iflag=direct skip=$((skip * 16)) 2>/run/$u.out; cat /proc/self/cgroup >/run/$u.cg"
+			sh -c "while [ ! -e /run/cfq-go ]; do sleep 0.1; done; timeout -s INT $t dd if=/dev/$rot of=/dev/null bs=64k iflag=direct skip=$((skip * 16)) 2>/run/$u.out; cat /proc/self/cgroup >/run/$u.cg"
 	done
+	for spec in "$@"; do
+		u=cfq-${spec%%:*}
+		for _ in $(seq 300); do
+			systemctl is-active -q "$u" && break
+			sleep 0.1
+		done
+	done
+	sleep 1
+	touch /run/cfq-go
 	sleep 2
 	for spec in "$@"; do
 		u=cfq-${spec%%:*}
@@ -88,9 +99,9 @@ readers() {
 	done
 }
 echo "guest: RT and IDLE readers, ${secs} s"
-# the IDLE reader stops 4 s before the RT one: systemd-run starts them
-# up to seconds apart under TCG, and an IDLE reader left alone at the end
-# is served (the first full run: RT 313 MB, IDLE 34 MB, 9.1x)
+# the IDLE reader stops 4 s before the RT one: an IDLE reader left alone
+# at the end is served (a run before the common start: RT 313 MB, IDLE
+# 34 MB, 9.1x)
 out=$(readers rt:0:$secs:"-p IOSchedulingClass=realtime" idle:8192:$((secs - 4)):"-p IOSchedulingClass=idle")
 echo "$out"
 rtb=$(awk '$1 == "rt" { print $2 + 0 }' <<<"$out")

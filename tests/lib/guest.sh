@@ -12,6 +12,31 @@ nullb_load() {
 	[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
 }
 
+# null_blk devices made through configfs (a directory each)
+NULLB_CFS=/sys/kernel/config/nullb
+# nullb_configfs: null_blk loaded afresh without devices, configfs mounted
+nullb_configfs() {
+	rmmod null_blk 2>/dev/null || true
+	modprobe null_blk nr_devices=0 || fail "modprobe null_blk failed"
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+		mount -t configfs configfs /sys/kernel/config
+	[ -d "$NULLB_CFS" ] || fail "no $NULLB_CFS"
+}
+# nullb_make NAME ATTR=VALUE...: a powered-on configfs null_blk device
+# /dev/NAME (named after its directory) with ATTRs set, rotational, under
+# cfq
+nullb_make() {
+	local d=$NULLB_CFS/$1 kv
+	mkdir "$d" || fail "cannot make $d"
+	for kv in "${@:2}"; do
+		echo "${kv#*=}" >"$d/${kv%%=*}" || fail "cannot set ${kv%%=*} of $d"
+	done
+	echo 1 >"$d/power" || fail "cannot power on $d"
+	[ -b "/dev/$1" ] || fail "no /dev/$1"
+	echo 1 >"/sys/block/$1/queue/rotational"
+	sched_set "$1" cfq
+}
+
 # sched_set DEV NAME: select scheduler NAME on block device DEV (e.g. nullb0)
 sched_set() { echo "$2" >"/sys/block/$1/queue/scheduler" || fail "cannot select $2 on $1"; }
 # sched_get DEV: the active scheduler of DEV
