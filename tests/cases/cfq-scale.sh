@@ -2,8 +2,9 @@
 # Scale: many queues, groups and disks under cfq at once, on null_blk
 # (memory-backed, 20 us completions, rotational so cfq idles):
 # 1. 1000 threads (fio), each its own process context and so its own sync
-#    queue, read one disk for 10 s: every one must be served (none
-#    starved), with 1000 cfq_queue objects live at once;
+#    queue, read one disk for 30 s (under TCG fio takes over 10 s to
+#    start them all): every one must be served (none starved), with 1000
+#    cfq_queue objects live at once;
 # 2. 1000 cgroups, each with a reader of 64 KiB, and one 5-deep chain
 #    /scale/d1/.../d5 with a reader in its leaf: each cgroup gets its
 #    group on the disk (1000 + 5 cfq_group objects more);
@@ -11,7 +12,9 @@
 # then all of it is removed: the disks back to none, the cgroups gone, and
 # cfq's slabs must be empty. The slab counts and sizes give cfq's memory
 # per queue (cfq_queue + cfq_io_cq) and per group (cfq_group) in the log.
-# The runner fails it on a soft lockup, RCU stall or hung task.
+# The runner fails it on a soft lockup, RCU stall or hung task. Not on
+# the debug kernels: 1000 threads there would take the pass's time.
+# kernels: 6.1 6.12 7.3
 # vm: --append slab_nomerge
 # timeout: 600
 set -euo pipefail
@@ -29,7 +32,7 @@ q0=$(slab_objects cfq_queue) c0=$(slab_objects cfq_io_cq) g0=$(slab_objects cfq_
 # 1. 1000 queues on one disk
 fio --thread --filename=/dev/scale0 --eta=never --minimal \
 	--output=/tmp/scale.fio --name=q --numjobs=1000 --rw=randread \
-	--bs=4k --direct=1 --ioengine=psync --size=256M --runtime=10 \
+	--bs=4k --direct=1 --ioengine=psync --size=256M --runtime=30 \
 	--time_based 2>/tmp/scale.err &
 fio_pid=$!
 qmax=0 cmax=0

@@ -69,33 +69,40 @@ echo "guest: io in the root's subtree_control: $(cat /sys/fs/cgroup/cgroup.subtr
 
 # readers NAME:SKIP_MB:SECS:PROPERTY... : transient services reading $rot
 # with direct I/O for SECS s; prints "NAME BYTES" each. systemd-run
-# starts them up to seconds apart under TCG, so each waits for
-# /run/cfq-go, made once all are running: they start within 0.1 s.
+# starts them up to seconds apart under TCG, so each says it is up
+# (/run/UNIT.up) and waits for /run/cfq-go, made once all are up: they
+# start within 0.1 s. Each is done when it has written /run/UNIT.cg
+# (its cgroup), after its reader (systemctl is-active once said a
+# running reader was not, and its bytes were read before it ended).
 secs=20
+# wait_file FILE SECS: wait up to SECS s until FILE exists
+wait_file() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ -e "$1" ] && return
+		sleep 0.1
+	done
+	echo "guest: $1 not there after $2 s"
+}
 readers() {
 	local spec n skip t props u
 	rm -f /run/cfq-go
 	for spec in "$@"; do
 		IFS=: read -r n skip t props <<<"$spec"
 		u=cfq-$n
+		rm -f "/run/$u.up" "/run/$u.out" "/run/$u.cg"
 		# shellcheck disable=SC2086
 		systemd-run --quiet --unit="$u" --no-block $props \
-			sh -c "while [ ! -e /run/cfq-go ]; do sleep 0.1; done; timeout -s INT $t dd if=/dev/$rot of=/dev/null bs=64k iflag=direct skip=$((skip * 16)) 2>/run/$u.out; cat /proc/self/cgroup >/run/$u.cg"
+			sh -c "touch /run/$u.up; while [ ! -e /run/cfq-go ]; do sleep 0.1; done; timeout -s INT $t dd if=/dev/$rot of=/dev/null bs=64k iflag=direct skip=$((skip * 16)) 2>/run/$u.out; cat /proc/self/cgroup >/run/$u.cg"
 	done
 	for spec in "$@"; do
-		u=cfq-${spec%%:*}
-		for _ in $(seq 300); do
-			systemctl is-active -q "$u" && break
-			sleep 0.1
-		done
+		wait_file "/run/cfq-${spec%%:*}.up" 60
 	done
-	sleep 1
 	touch /run/cfq-go
-	sleep 2
 	for spec in "$@"; do
-		u=cfq-${spec%%:*}
-		while systemctl is-active -q "$u"; do sleep 1; done
-		echo "${spec%%:*} $(awk '/bytes/ { print $1 }' "/run/$u.out")"
+		IFS=: read -r n skip t props <<<"$spec"
+		wait_file "/run/cfq-$n.cg" $((t + 120))
+		echo "$n $(awk '/bytes/ { print $1 }' "/run/cfq-$n.out")"
 	done
 }
 echo "guest: RT and IDLE readers, ${secs} s"
