@@ -142,13 +142,14 @@ in_cgroup fio fio --filename=/dev/$disk --eta=never --minimal \
 	--name=buffered --direct=0 --rw=write --offset=16M --end_fsync=1 \
 	2>/tmp/slab.err &
 fio_pid=$!
-switches=0 switch_failed=0
+switches=0 switch_failed=0 oom=0
 for ((i = 0; i < 40; i++)); do
 	cg_make "slab$i" $((100 + i * 20))
 	reads 3 "slab$i"
 	echo $((1000 - i * 20)) >"$CG/slab$i/io.cfq.weight"
 	rmdir "$CG/slab$i"
 	if ((i % 8 == 7)); then
+		oom=$((oom + $(oom_requests)))	# a new cfq counts from 0
 		sched_set $disk none
 		to_cfq
 		switches=$((switches + 1))
@@ -160,15 +161,16 @@ fail_off
 log "3. a third failing: $n allocations failed; fio wrote and verified" \
 	"$(fio_sum slab 47) KiB;" \
 	"40 cgroups made and removed, 120 readers," \
-	"$switches switches ($switch_failed to cfq failed), $(oom_requests) oom requests"
+	"$switches switches ($switch_failed to cfq failed), $((oom + $(oom_requests))) oom requests"
 [ "$n" -gt 0 ] || fail "mixed: no allocation failed"
 rmdir $CG/fio
 
 # 4. recovery
 before=$(oom_requests)
-fio_run --filename=/dev/$disk --name=after --direct=1 --rw=randrw --bs=4k \
-	--size=8M --verify=crc32c --verify_fatal=1 --numjobs=2 \
-	--offset_increment=8M >/dev/null
+fio --filename=/dev/$disk --eta=never --minimal --output=/tmp/after.fio \
+	--name=after --direct=1 --rw=randwrite --bs=4k --size=8M \
+	--verify=crc32c --verify_fatal=1 --numjobs=2 --offset_increment=8M \
+	2>/tmp/after.err || fail "fio after the failures: $(tail -n 3 /tmp/after.err)"
 reads 10
 [ "$(oom_requests)" = "$before" ] ||
 	fail "recovery: $(($(oom_requests) - before)) oom requests after failures stopped"

@@ -99,9 +99,14 @@ readers() {
 		wait_file "/run/cfq-${spec%%:*}.up" 60
 	done
 	touch /run/cfq-go
+	sleep 8
+	# what cfq does half-way (debugfs), for the log
+	grep -H . /sys/kernel/debug/block/$rot/sched/{state,active,service_trees} 2>/dev/null |
+		sed 's/^/guest: debugfs: /' >&2 || true
 	for spec in "$@"; do
 		IFS=: read -r n skip t props <<<"$spec"
 		wait_file "/run/cfq-$n.cg" $((t + 120))
+		sed "s/^/guest: cfq-$n: /" "/run/cfq-$n.out" >&2
 		echo "$n $(awk '/bytes/ { print $1 }' "/run/cfq-$n.out")"
 	done
 }
