@@ -8,10 +8,11 @@
 # that differs; the cost per I/O above none is in guest time (-icount:
 # 1 ns = 1 instruction).
 set -euo pipefail
+. /cfq/bench/lib.sh
 quick=$1; scheds=$2
 rt=$([ "$quick" = 1 ] && echo 1 || echo 2)
 modprobe null_blk queue_mode=2 irqmode=0 gb=4 hw_queue_depth=1024
-for s in $scheds; do case $s in bfq|cfq) modprobe $s ;; kyber) modprobe kyber-iosched ;; esac; done
+load_scheds "$scheds"
 iops() {
 	fio --minimal --thread --name=b7 --filename=/dev/nullb0 --rw=randread \
 		--bs=4k --direct=1 --ioengine=psync --numjobs="$1" --group_reporting \
