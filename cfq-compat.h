@@ -87,6 +87,38 @@ static inline void cfq_hrtimer_setup(struct hrtimer *timer,
 #endif
 }
 
+/*
+ * What keeps q->elevator from changing under a reader of cfq's debugfs
+ * files. Since 6.16 an elevator switch runs exit_sched() and sets
+ * q->elevator (to NULL or to the next scheduler) under q->elevator_lock,
+ * and only then, with that lock dropped, removes the old scheduler's
+ * debugfs files: a reader takes the lock, as the block layer's own
+ * debugfs files do, and then finds whether cfq is still attached. Before
+ * 6.16 the files were removed, under q->sysfs_lock, before exit_sched():
+ * q->elevator is cfq's for as long as a file can be read, and a reader
+ * must not take sysfs_lock (the removal waits for readers under it).
+ */
+#if CFQ_KERNEL_SINCE(6, 16)
+static inline int cfq_debugfs_lock(struct request_queue *q)
+{
+	return mutex_lock_interruptible(&q->elevator_lock);
+}
+
+static inline void cfq_debugfs_unlock(struct request_queue *q)
+{
+	mutex_unlock(&q->elevator_lock);
+}
+#else
+static inline int cfq_debugfs_lock(struct request_queue *q)
+{
+	return 0;
+}
+
+static inline void cfq_debugfs_unlock(struct request_queue *q)
+{
+}
+#endif
+
 /* blk_queue_nonrot() became its inverse, blk_queue_rot(), after 6.12 */
 #ifdef blk_queue_nonrot
 #define cfq_queue_nonrot(q)	blk_queue_nonrot(q)

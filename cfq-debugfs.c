@@ -21,9 +21,9 @@
  * show and calls it again). A list prints at most CFQ_DEBUGFS_MAX entries
  * and then how many it left out, and service_trees at most
  * CFQ_DEBUGFS_QUEUES queues in all, so a file stays small, and the time
- * under the lock short, with thousands of queues and groups. The block layer removes these files before it calls
- * exit_sched(), and debugfs waits for readers in progress, so cfqd
- * outlives every read.
+ * under the lock short, with thousands of queues and groups. A read
+ * prints only while cfq is the disk's scheduler, which keeps cfqd alive
+ * (cfq_debugfs_show()).
  */
 #include <linux/cgroup.h>
 #include <linux/seq_file.h>
@@ -77,19 +77,41 @@ static void cfq_seq_cgroup(struct seq_file *m, struct cfq_group *cfqg)
 	seq_printf(m, "%s", path);
 }
 
-static struct cfq_data *cfq_debugfs_cfqd(void *data)
+/*
+ * Print a file with @print under cfqd->lock, if cfq is still @data's
+ * scheduler: since 6.16 a switch detaches cfq before it removes its files
+ * (cfq_debugfs_lock() says how that is excluded), and a read in between
+ * gets -ENODEV.
+ */
+static int cfq_debugfs_show(void *data, struct seq_file *m,
+			    void (*print)(struct cfq_data *, struct seq_file *))
 {
 	struct request_queue *q = data;
+	struct elevator_queue *eq;
+	struct cfq_data *cfqd;
+	int ret;
 
-	return q->elevator->elevator_data;
+	ret = cfq_debugfs_lock(q);
+	if (ret)
+		return ret;
+	eq = q->elevator;
+	if (!eq || eq->type->queue_debugfs_attrs != cfq_queue_debugfs_attrs) {
+		ret = -ENODEV;
+		goto out;
+	}
+	cfqd = eq->elevator_data;
+	spin_lock_irq(&cfqd->lock);
+	print(cfqd, m);
+	spin_unlock_irq(&cfqd->lock);
+out:
+	cfq_debugfs_unlock(q);
+	return ret;
 }
 
-static int cfq_state_show(void *data, struct seq_file *m)
+static void cfq_state_print(struct cfq_data *cfqd, struct seq_file *m)
 {
-	struct cfq_data *cfqd = cfq_debugfs_cfqd(data);
 	u64 now = ktime_get_ns();
 
-	spin_lock_irq(&cfqd->lock);
 	seq_printf(m, "busy_queues %u\nbusy_sync_queues %u\nbusy_groups %u\n",
 		   cfqd->busy_queues, cfqd->busy_sync_queues,
 		   cfqd->nr_busy_groups);
@@ -117,8 +139,6 @@ static int cfq_state_show(void *data, struct seq_file *m)
 	seq_puts(m, "busy_for");
 	cfq_seq_ms(m, "ms", cfqd->busy_queues ? now - cfqd->busy_since : 0);
 	seq_puts(m, "\n");
-	spin_unlock_irq(&cfqd->lock);
-	return 0;
 }
 
 /* one line of @cfqq: who it is and where it stands */
@@ -138,17 +158,15 @@ static void cfq_seq_cfqq(struct seq_file *m, struct cfq_queue *cfqq, u64 now)
 	}
 }
 
-static int cfq_active_show(void *data, struct seq_file *m)
+static void cfq_active_print(struct cfq_data *cfqd, struct seq_file *m)
 {
-	struct cfq_data *cfqd = cfq_debugfs_cfqd(data);
 	struct cfq_queue *cfqq;
 	u64 now = ktime_get_ns();
 
-	spin_lock_irq(&cfqd->lock);
 	cfqq = cfqd->active_queue;
 	if (!cfqq) {
 		seq_puts(m, "none\n");
-		goto out;
+		return;
 	}
 	cfq_seq_cfqq(m, cfqq, now);
 	seq_puts(m, "\ngroup ");
@@ -166,9 +184,6 @@ static int cfq_active_show(void *data, struct seq_file *m)
 		   CFQQ_SEEKY(cfqq));
 	cfq_seq_ms(m, "think_ms", cfqq->ttime.ttime_mean);
 	seq_puts(m, "\n");
-out:
-	spin_unlock_irq(&cfqd->lock);
-	return 0;
 }
 
 /*
@@ -218,14 +233,12 @@ static void cfq_seq_group_trees(struct seq_file *m, struct cfq_group *cfqg,
 	cfq_seq_st(m, &cfqg->service_tree_idle, "idle", "any", now, budget);
 }
 
-static int cfq_service_trees_show(void *data, struct seq_file *m)
+static void cfq_service_trees_print(struct cfq_data *cfqd, struct seq_file *m)
 {
-	struct cfq_data *cfqd = cfq_debugfs_cfqd(data);
 	unsigned int n = 0, budget = CFQ_DEBUGFS_QUEUES;
 	u64 now = ktime_get_ns();
 	struct rb_node *node;
 
-	spin_lock_irq(&cfqd->lock);
 	for (node = rb_first_cached(&cfqd->grp_st); node; node = rb_next(node)) {
 		if (n == CFQ_DEBUGFS_MAX || !budget) {
 			seq_printf(m, "... %u more groups\n",
@@ -238,8 +251,6 @@ static int cfq_service_trees_show(void *data, struct seq_file *m)
 	}
 	if (!n)
 		seq_puts(m, "no busy queue\n");
-	spin_unlock_irq(&cfqd->lock);
-	return 0;
 }
 
 static void cfq_seq_group(struct seq_file *m, struct cfq_data *cfqd,
@@ -256,15 +267,13 @@ static void cfq_seq_group(struct seq_file *m, struct cfq_data *cfqd,
 		   " active" : "");
 }
 
-static int cfq_groups_show(void *data, struct seq_file *m)
+static void cfq_groups_print(struct cfq_data *cfqd, struct seq_file *m)
 {
-	struct cfq_data *cfqd = cfq_debugfs_cfqd(data);
 	struct cfq_group *root = cfqd->root_group;
 	unsigned int n = 0;
 	struct rb_node *node;
 	bool root_busy = false;
 
-	spin_lock_irq(&cfqd->lock);
 	for (node = rb_first_cached(&cfqd->grp_st); node; node = rb_next(node)) {
 		struct cfq_group *cfqg = rb_entry(node, struct cfq_group, rb_node);
 
@@ -278,9 +287,18 @@ static int cfq_groups_show(void *data, struct seq_file *m)
 	}
 	if (!root_busy)
 		cfq_seq_group(m, cfqd, root);
-	spin_unlock_irq(&cfqd->lock);
-	return 0;
 }
+
+#define CFQ_DEBUGFS_SHOW(name)						\
+static int cfq_##name##_show(void *data, struct seq_file *m)		\
+{									\
+	return cfq_debugfs_show(data, m, cfq_##name##_print);		\
+}
+
+CFQ_DEBUGFS_SHOW(state)
+CFQ_DEBUGFS_SHOW(active)
+CFQ_DEBUGFS_SHOW(service_trees)
+CFQ_DEBUGFS_SHOW(groups)
 
 const struct blk_mq_debugfs_attr cfq_queue_debugfs_attrs[] = {
 	{ "state", 0400, cfq_state_show },

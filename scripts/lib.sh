@@ -66,6 +66,9 @@ kernel_info() {
 # What a guest kernel log must never contain (the unsigned-module taint
 # messages are expected and do not match)
 CFQ_SPLAT='WARNING:|BUG:|kernel BUG|Oops|general protection|INFO: task .* blocked|soft lockup|rcu.*(stall|detected stalls)|unreferenced object|UBSAN:|list_(add|del) corruption|Kernel panic'
+# Those after which the guest is stopped (scripts/vm): the kernel killed a
+# task in the middle of its work
+CFQ_FATAL='BUG:|kernel BUG|Oops|general protection|Kernel panic'
 
 # in_buildenv CMD...: run CMD where kernel_info's kernel is built: on the
 # host, or in the Debian chroot of $BUILDENV (scripts/buildenv), which sees

@@ -9,11 +9,14 @@
 # - with 150 more readers the files stay bounded: service_trees prints at
 #   most 64 queues a tree and says how many it left out;
 # - a reader loop keeps reading all four files while the scheduler is
-#   switched away and back 20 times and cgroups with readers are made and
-#   removed: nothing breaks (the runner fails the case on any kernel
-#   warning), and the files are gone while cfq is not the scheduler.
+#   switched away (to none and to mq-deadline) and back 20 times and
+#   cgroups with readers are made and removed: nothing breaks (the runner
+#   fails the case on any kernel warning; 7.3 once oopsed reading state
+#   after a switch had detached cfq but not yet removed its files), and
+#   the files are gone while cfq is not the scheduler; then 100 quick
+#   switches of a null_blk disk under two reader loops.
 # Files are mode 0400: no write is accepted.
-# timeout: 300
+# timeout: 400
 set -euo pipefail
 
 D=/sys/kernel/debug/block/hdd0/sched
@@ -125,8 +128,10 @@ for i in $(seq 20); do
 	cg_make "c$i" $((100 * (i % 3 + 1)))
 	in_cgroup "c$i" bash -c "$(declare -f rand_reader); rand_reader c$i 1" &
 	sleep 0.3
-	sched_set hdd0 none
-	[ ! -e "$D/state" ] || fail "round $i: $D/state left under none"
+	other=none
+	[ $((i % 2)) = 0 ] && other=mq-deadline
+	sched_set hdd0 $other
+	[ ! -e "$D/state" ] || fail "round $i: $D/state left under $other"
 	sleep 0.1
 	sched_set hdd0 cfq
 	wait $! || fail "round $i: the reader of c$i failed"
@@ -138,3 +143,37 @@ kill "$loop"
 wait "$loop" || true
 [ -f "$D/state" ] || fail "no $D/state after the switches"
 hdd_teardown b a
+
+log "phase 4: 100 quick switches of a null_blk disk under two reader loops"
+# phase 3's 20 switches hit the window between detaching cfq and removing
+# its files once in CI; this loop hit it within a second every time
+nullb_configfs
+nullb_make nbdbg size=64 irqmode=0
+DN=/sys/kernel/debug/block/nbdbg/sched
+readers=()
+for _ in 1 2; do
+	(
+		while :; do
+			for f in "${FILES[@]}"; do
+				cat "$DN/$f" >/dev/null 2>&1 || true
+			done
+		done
+	) &
+	readers+=($!)
+done
+dd if=/dev/nbdbg of=/dev/null bs=4k iflag=direct 2>/dev/null &
+p_dd=$!
+for i in $(seq 100); do
+	if [ $((i % 2)) = 0 ]; then
+		sched_set nbdbg mq-deadline
+	else
+		sched_set nbdbg none
+	fi
+	sched_set nbdbg cfq
+done
+kill "${readers[@]}" "$p_dd"
+wait "${readers[@]}" "$p_dd" 2>/dev/null || true
+grep -q '^busy_queues ' "$DN/state" || fail "$DN/state unreadable after the switches"
+sched_set nbdbg none
+rmdir "$NULLB_CFS/nbdbg"
+rmmod null_blk
