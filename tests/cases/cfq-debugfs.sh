@@ -161,8 +161,9 @@ for _ in 1 2; do
 	) &
 	readers+=($!)
 done
-dd if=/dev/nbdbg of=/dev/null bs=4k iflag=direct 2>/dev/null &
-p_dd=$!
+fio --eta=never --minimal --output=/dev/null --name=nb --filename=/dev/nbdbg \
+	--rw=randread --direct=1 --bs=4k --time_based --runtime=600 &
+p_fio=$!
 for i in $(seq 100); do
 	if [ $((i % 2)) = 0 ]; then
 		sched_set nbdbg mq-deadline
@@ -171,8 +172,8 @@ for i in $(seq 100); do
 	fi
 	sched_set nbdbg cfq
 done
-kill "${readers[@]}" "$p_dd"
-wait "${readers[@]}" "$p_dd" 2>/dev/null || true
+kill "${readers[@]}" "$p_fio" 2>/dev/null || true
+wait "${readers[@]}" "$p_fio" 2>/dev/null || true
 grep -q '^busy_queues ' "$DN/state" || fail "$DN/state unreadable after the switches"
 sched_set nbdbg none
 rmdir "$NULLB_CFS/nbdbg"
