@@ -32,6 +32,15 @@ rand_reader() {
 		--offset=1G --size=1G
 }
 
+# read_loop DIR: read the files in DIR over and over, errors ignored
+read_loop() {
+	while :; do
+		for f in "${FILES[@]}"; do
+			cat "$1/$f" >/dev/null 2>&1 || true
+		done
+	done
+}
+
 # has FILE REGEX WHAT: fail unless debugfs FILE has a line matching REGEX
 has() {
 	grep -Eq "$2" "$D/$1" || { cat "$D/$1"; fail "$1 has no $3"; }
@@ -114,13 +123,7 @@ has service_trees '^    \.\.\. [0-9]+ more$' "'... N more' line"
 wait "$p_many" || fail "the phase 2 readers failed: $(tail -n 2 /tmp/many.fio)"
 
 log "phase 3: reading while the scheduler switches and cgroups come and go"
-(
-	while :; do
-		for f in "${FILES[@]}"; do
-			cat "$D/$f" >/dev/null 2>&1 || true
-		done
-	done
-) &
+read_loop "$D" &
 loop=$!
 hdd_reader -g a seq 0 30 &
 p_seq=$!
@@ -152,13 +155,7 @@ nullb_make nbdbg size=64 irqmode=0
 DN=/sys/kernel/debug/block/nbdbg/sched
 readers=()
 for _ in 1 2; do
-	(
-		while :; do
-			for f in "${FILES[@]}"; do
-				cat "$DN/$f" >/dev/null 2>&1 || true
-			done
-		done
-	) &
+	read_loop "$DN" &
 	readers+=($!)
 done
 fio --eta=never --minimal --output=/dev/null --name=nb --filename=/dev/nbdbg \
