@@ -8,7 +8,8 @@
 #                         environment (scripts/buildenv)
 #   make install          install for the running kernel, like any module
 #   make check            every test on every kernel (README)
-#   make check-debug      the tests on a KASAN/lockdep/kmemleak kernel
+#   make check-debug [KVER=6.1|6.12]  the tests on a KASAN/lockdep/kmemleak
+#                         build of that kernel (6.12)
 #   make demo             boot a VM and show cfq at work
 #   make bench            the benchmark suite (bench/)
 #   make deb              the cfq-dkms Debian package, in build/deb/ (debian/)
@@ -61,8 +62,8 @@ check: setup
 	$(TOP)tests/run
 
 check-debug: setup
-	$(TOP)scripts/debug-kernel build 6.12
-	$(TOP)tests/run --kernel 6.12-debug --guest-only
+	$(TOP)scripts/debug-kernel build $(or $(KVER),6.12)
+	$(TOP)tests/run --kernel $(or $(KVER),6.12)-debug --guest-only
 
 demo: setup
 	$(TOP)scripts/demo
