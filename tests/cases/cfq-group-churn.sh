@@ -11,7 +11,7 @@
 # churn; rmmod cfq right after the last rmdir and elevator switch waits
 # for the groups the block layer frees late and does not complain.
 # vm: --append slab_nomerge
-# timeout: 500
+# timeout: 900
 set -euo pipefail
 
 rmmod cfq 2>/dev/null || true

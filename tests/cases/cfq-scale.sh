@@ -45,7 +45,8 @@ while kill -0 $fio_pid 2>/dev/null; do
 	[ "$q" -gt "$qmax" ] && qmax=$q
 	[ "$c" -gt "$cmax" ] && cmax=$c
 	[ $((q - q0)) -ge 1000 ] && full=$((full + 1))
-	[ $full = 5 ] && kill -INT $fio_pid
+	# fio may have ended since kill -0 (its own 300 s ran out)
+	[ $full != 5 ] || kill -INT $fio_pid 2>/dev/null || true
 	sleep 1
 done
 wait $fio_pid || log "fio ended with status $? (stopped by SIGINT)"
