@@ -46,7 +46,7 @@ while kill -0 $fio_pid 2>/dev/null; do
 	[ "$c" -gt "$cmax" ] && cmax=$c
 	[ $((q - q0)) -ge 1000 ] && full=$((full + 1))
 	# fio may have ended since kill -0 (its own 300 s ran out)
-	[ $full != 5 ] || kill -INT $fio_pid 2>/dev/null || true
+	if [ $full = 5 ]; then kill -INT $fio_pid 2>/dev/null || true; fi
 	sleep 1
 done
 wait $fio_pid || log "fio ended with status $? (stopped by SIGINT)"
