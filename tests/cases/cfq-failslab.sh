@@ -2,9 +2,14 @@
 # Allocation failure: the kernel's failslab (CONFIG_FAILSLAB, the debug
 # kernels) fails allocations from cfq's own slab caches, sleeping ones
 # included: cfq_queue (a process's queue), cfq_io_cq (its io context on
-# the disk) and cfq_group (a cgroup's group on the disk). The boot has
-# slab_nomerge, so each cache is cfq's alone. On a memory-backed null_blk
-# disk under cfq:
+# the disk) and cfq_group (a cgroup's group on the disk). The boot's
+# slub_debug=A marks the three caches for failslab, which also keeps each
+# of them cfq's alone (never merged). From 6.12 on, a cache's failslab
+# attribute is writable and each stage fails only the caches it names;
+# 6.1's is read-only, so there every stage fails all three (stage 2's
+# group failures then come with queue failures, served by the
+# out-of-memory queue as in stage 1). On a memory-backed null_blk disk
+# under cfq:
 # 1. Every queue allocation fails: a new process's requests are served by
 #    cfq's out-of-memory queue (debugfs state: oom_requests) and complete;
 #    once failures stop, a new process gets its own queue again.
@@ -21,7 +26,7 @@
 #    back to none with cfq's slabs empty, and cfq unloads.
 # KASAN, lockdep and kmemleak watch it all (the runner's checks).
 # kernels: 6.12-debug 6.1-debug
-# vm: --append slab_nomerge
+# vm: --append slub_debug=A,cfq_queue,cfq_io_cq,cfq_group
 # timeout: 300
 set -euo pipefail
 trap 'echo "line $LINENO: command failed (status $?)"' ERR
@@ -36,18 +41,21 @@ st=/sys/kernel/debug/block/$disk/sched/state
 caches="cfq_queue cfq_io_cq cfq_group"
 
 # fail_on PERCENT CACHE...: fail PERCENT % of the allocations from CACHEs
-# (and only theirs), at most 1000000 times; fail_off: none any more
+# (and only theirs where the caches can be chosen, all three's on 6.1), at
+# most 1000000 times; fail_off: none any more
 fail_on() {
 	local c
 	echo "$1" >$fs/probability
 	shift
-	for c in $caches; do
-		echo 0 >"/sys/kernel/slab/$c/failslab"
-	done
-	for c in "$@"; do
-		echo 1 >"/sys/kernel/slab/$c/failslab" ||
-			fail "cannot set failslab on $c (merged cache?)"
-	done
+	if [ "$choose" = 1 ]; then
+		for c in $caches; do
+			echo 0 >"/sys/kernel/slab/$c/failslab"
+		done
+		for c in "$@"; do
+			echo 1 >"/sys/kernel/slab/$c/failslab" ||
+				fail "cannot set failslab on $c"
+		done
+	fi
 	echo 1000000 >$fs/times
 }
 fail_off() { echo 0 >$fs/probability; }
@@ -99,8 +107,14 @@ nullb_make $disk size=64 memory_backed=1 irqmode=2 completion_nsec=20000
 echo +io >$CG/cgroup.subtree_control
 for c in $caches; do
 	[ -d "/sys/kernel/slab/$c" ] && [ ! -L "/sys/kernel/slab/$c" ] ||
-		fail "slab cache $c missing or merged (slab_nomerge?)"
+		fail "slab cache $c missing or merged"
+	[ "$(cat "/sys/kernel/slab/$c/failslab")" = 1 ] ||
+		fail "$c is not marked for failslab (slub_debug=A at boot?)"
 done
+# choose: 1 when each cache's failslab can be set at run time
+choose=1
+[ -n "$(find /sys/kernel/slab/cfq_queue/failslab -perm -200)" ] || choose=0
+log "caches chosen per stage: $([ $choose = 1 ] && echo yes || echo 'no (all three fail)')"
 
 # 1. queues
 before=$(oom_requests)
