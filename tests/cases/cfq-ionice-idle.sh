@@ -4,7 +4,9 @@
 # 5 s: under 2 % of BE's throughput, and BE keeps at least 80 % of its
 # solo throughput), but is not starved forever (at least one request: cfq
 # serves IDLE once a second), and gets the disk when alone (at least 80 %
-# of a BE reader's solo throughput).
+# of a BE reader's solo throughput). The same holds when the two readers
+# are in cgroups of their own (as systemd services are): the IDLE one
+# waits for the other group too.
 # vm: --icount
 # debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
@@ -35,5 +37,22 @@ log "together: BE $(fio_kib be) KiB/s ($(fio_total be) KiB), IDLE $(fio_kib idle
 [ $(($(fio_kib be) * 10)) -ge $((be_solo * 8)) ] ||
 	fail "BE $(fio_kib be) KiB/s with an IDLE reader < 80 % of alone ($be_solo)"
 
-sched_set hdd0 none
-rmmod hddsim
+# the same, each reader in a cgroup of its own
+cg_make bebox 100
+cg_make idlebox 100
+hdd_reader -g bebox be 2G 5 -c2 -n4 &
+p2=$!
+sleep 1
+hdd_reader -g idlebox idle 0 3 -c3 &
+p1=$!
+wait $p1 || fail "IDLE fio (own cgroup) failed"
+wait $p2 || fail "BE fio (own cgroup) failed"
+log "own cgroups: BE $(fio_kib be) KiB/s ($(fio_total be) KiB), IDLE $(fio_kib idle) KiB/s ($(fio_total idle) KiB)"
+[ "$(fio_total idle)" -gt 0 ] ||
+	fail "the IDLE reader in its own cgroup was starved: not one request in 3 s"
+[ $(($(fio_kib idle) * 50)) -le "$(fio_kib be)" ] ||
+	fail "IDLE in its own cgroup got $(fio_kib idle) KiB/s, over 2 % of BE's $(fio_kib be) KiB/s"
+[ $(($(fio_kib be) * 10)) -ge $((be_solo * 8)) ] ||
+	fail "BE $(fio_kib be) KiB/s beside an IDLE cgroup < 80 % of alone ($be_solo)"
+
+hdd_teardown bebox idlebox

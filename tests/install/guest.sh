@@ -113,12 +113,18 @@ readers() {
 echo "guest: RT and IDLE readers, ${secs} s"
 # the IDLE reader stops 4 s before the RT one: an IDLE reader left alone
 # at the end is served (a run before the common start: RT 313 MB, IDLE
-# 34 MB, 9.1x)
-out=$(readers rt:0:$secs:"-p IOSchedulingClass=realtime" idle:8192:$((secs - 4)):"-p IOSchedulingClass=idle")
+# 34 MB, 9.1x). IOAccounting=yes turns the io controller on for
+# system.slice, as any unit's IOWeight= does: each reader is then a cfq
+# group of its own, the common case on a systemd system (without it, both
+# read in the root group, as in this check's earlier runs)
+out=$(readers rt:0:$secs:"-p IOAccounting=yes -p IOSchedulingClass=realtime" \
+	idle:8192:$((secs - 4)):"-p IOAccounting=yes -p IOSchedulingClass=idle")
 echo "$out"
 rtb=$(awk '$1 == "rt" { print $2 + 0 }' <<<"$out")
 idb=$(awk '$1 == "idle" { print $2 + 0 }' <<<"$out")
 check rt-vs-idle "RT $rtb bytes, IDLE $idb bytes (want RT > 10 x IDLE)" test "$rtb" -gt $((idb * 10))
+check rt-idle-groups "io in system.slice's subtree_control (each reader its own group): $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control)" \
+	grep -qw io /sys/fs/cgroup/system.slice/cgroup.subtree_control
 
 echo "guest: IOWeight=100 and IOWeight=200 readers, ${secs} s"
 out=$(readers w100:0:$secs:"-p IOWeight=100" w200:8192:$secs:"-p IOWeight=200")
