@@ -100,7 +100,16 @@ readers() {
 	done
 	touch /run/cfq-go
 	sleep 8
-	# what cfq does half-way (debugfs), for the log
+	# what cfq does half-way (debugfs), for the log; its service trees
+	# are kept in /run/cfq-mid.trees (up to 10 looks, 0.2 s apart, until
+	# they show a group for each reader: a queue between two of its
+	# requests can be off the tree for a moment)
+	local i
+	for ((i = 0; i < 10; i++)); do
+		cp /sys/kernel/debug/block/$rot/sched/service_trees /run/cfq-mid.trees 2>/dev/null || true
+		[ "$(grep -c '^group ' /run/cfq-mid.trees 2>/dev/null)" -ge $# ] && break
+		sleep 0.2
+	done
 	grep -H . /sys/kernel/debug/block/$rot/sched/{state,active,service_trees} 2>/dev/null |
 		sed 's/^/guest: debugfs: /' >&2 || true
 	for spec in "$@"; do
@@ -114,17 +123,18 @@ echo "guest: RT and IDLE readers, ${secs} s"
 # the IDLE reader stops 4 s before the RT one: an IDLE reader left alone
 # at the end is served (a run before the common start: RT 313 MB, IDLE
 # 34 MB, 9.1x). IOAccounting=yes turns the io controller on for
-# system.slice, as any unit's IOWeight= does: each reader is then a cfq
-# group of its own, the common case on a systemd system (without it, both
-# read in the root group, as in this check's earlier runs)
+# system.slice while they run, as any unit's IOWeight= does: each reader
+# is then a cfq group of its own, the common case on a systemd system
+# (without it, both read in the root group, as in this check's earlier
+# runs; io is off again once they are gone)
 out=$(readers rt:0:$secs:"-p IOAccounting=yes -p IOSchedulingClass=realtime" \
 	idle:8192:$((secs - 4)):"-p IOAccounting=yes -p IOSchedulingClass=idle")
 echo "$out"
 rtb=$(awk '$1 == "rt" { print $2 + 0 }' <<<"$out")
 idb=$(awk '$1 == "idle" { print $2 + 0 }' <<<"$out")
 check rt-vs-idle "RT $rtb bytes, IDLE $idb bytes (want RT > 10 x IDLE)" test "$rtb" -gt $((idb * 10))
-check rt-idle-groups "io in system.slice's subtree_control (each reader its own group): $(cat /sys/fs/cgroup/system.slice/cgroup.subtree_control)" \
-	grep -qw io /sys/fs/cgroup/system.slice/cgroup.subtree_control
+check rt-idle-groups "half-way, each reader a cfq group of its own: $(grep -c '^group /system.slice/cfq-\(rt\|idle\).service:' /run/cfq-mid.trees) of 2 in debugfs" \
+	test "$(grep -c '^group /system.slice/cfq-\(rt\|idle\).service:' /run/cfq-mid.trees)" = 2
 
 echo "guest: IOWeight=100 and IOWeight=200 readers, ${secs} s"
 out=$(readers w100:0:$secs:"-p IOWeight=100" w200:8192:$secs:"-p IOWeight=200")
