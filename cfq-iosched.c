@@ -489,6 +489,8 @@ static void cfq_update_idle_window(struct cfq_data *cfqd,
  *  - the active slice is used up: its expiry is only waiting for a
  *    dispatch;
  *  - RT over BE inside the group;
+ *  - while the group is boosting, a queue on the other side of the boost
+ *    waits for the active side's turn to end (cfq-tree.c);
  *  - both are seeky sync queues of the same tree and the active one is
  *    empty: the tree idles as a whole, so the waiting is for the tree,
  *    and the new request is as good as the next one of the active queue;
@@ -526,6 +528,9 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *new,
 		return true;
 	if (cfq_class_rt(new) && !cfq_class_rt(cfqq))
 		return true;
+	/* start-up boost: a side's turn is its own */
+	if (cfq_boost_holds_turn(cfqq, new))
+		return false;
 	/* both seeky sync queues of the tree being served: no reason to wait */
 	if (cfqq_type(new) == SYNC_NOIDLE_WORKLOAD &&
 	    cfqq_type(cfqq) == SYNC_NOIDLE_WORKLOAD &&

@@ -320,6 +320,9 @@ static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
 	return min(used, cfqq->allocated_slice);
 }
 
+static void cfq_boost_turn_served(struct cfq_data *cfqd,
+				  struct cfq_group *cfqg, bool boosted, u64 used);
+
 /*
  * The active queue @cfqq of @cfqg expired: charge the group and remember
  * how much of the workload slice is left, so the group resumes the same
@@ -342,6 +345,10 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 		charge = div_u64(charge, CFQ_BOOST_SHARE);
 		cfqg_stats_boost_time(cfqg, used);
 	}
+	if (cfqq_class(cfqq) == BE_WORKLOAD)
+		cfq_boost_turn_served(cfqd, cfqg, cfqq->boosted,
+				      cfqq->boosted ? now - cfqq->dispatch_start :
+						      used);
 
 	if (cfqg_on_st(cfqg)) {
 		u64 scaled = cfqg_scale_charge(charge, cfqg->vfraction);
@@ -373,14 +380,17 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
  * first 64 MiB (CFQ_BOOST_SECTORS, bfq's bound on the service a
  * weight-raised queue may get is about as much). While
  * boosted queues and others are busy in one group, the boosted ones get
- * CFQ_BOOST_SHARE (6) parts of the group's time and the others one part,
- * in a round of twice the group's slice (600 ms alone): a boosted
- * queue's slice and its workload's slice are 6/7 of it, the other
- * queues' slices and workloads share the seventh left. Across groups, the
- * time a boosted queue uses is charged to its group at a sixth, so its
- * group gets six times its weight's share: weights still order the
- * groups without boosted queues, and the boost is the same factor
- * whatever the weights are.
+ * CFQ_BOOST_SHARE (5) parts of the group's time and the others one part,
+ * in a round of twice the group's slice (600 ms alone): the two sides
+ * take turns by the time they use, 5/6 of the round for the boosted
+ * queues, then the sixth for the others (cfq_boost_turn()). Inside the
+ * group, neither side's turn is cut by the other's requests
+ * (cfq_boost_holds_turn()), and a head-order switch (cfq_nearer_queue())
+ * stays on the side whose turn it is. Across groups, the time a boosted
+ * queue uses is charged to its group at a fifth, so its group gets five
+ * times its weight's share: weights still order the groups without
+ * boosted queues, and the boost is the same factor whatever the weights
+ * are.
  *
  * Why: an application that starts reads its files with a new process (or
  * several), while a copy or a backup may be reading sequentially. With
@@ -388,11 +398,14 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
  * start-up takes twice as long as on an idle disk, more with more
  * readers (B2: 2.13x with one). bfq raises a new queue's weight 30 times,
  * which starts the application at once but leaves the reader 0.5 % of
- * its throughput; a fixed 6:1 split keeps the reader moving (a seventh of
+ * its throughput; a fixed 5:1 split keeps the reader moving (a sixth of
  * the time, whatever the number of new processes) and bounds what a
  * process can gain: a process is new once, and a boost ends with its
  * time, so a long-running seeky reader or a program that restarts often
- * gains at most its first seconds, at most 6/7 of the disk. The 64 MiB
+ * gains at most its first seconds, at most 5/6 of the disk. Why 5 and
+ * not 6: the reader's turn also pays the seek to its data, so with 6:1
+ * it kept 13.3 % of its throughput (B2 under 1 reader, 6.12), not the
+ * 15 % asked of it. The 64 MiB
  * bound ends the boost of a sequential reader within a fraction of a
  * second (at 170 MB/s), so a copy that started just before the
  * application does not share its boost. A queue that starts on an idle
@@ -440,7 +453,7 @@ void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now)
 /*
  * The round of a group that is boosting: CFQ_BOOST_ROUND times its slice,
  * so the seeks between the boosted queues and the others cost less of it;
- * 6/7 of it for the boosted side (@boosted), the seventh left for the
+ * 5/6 of it for the boosted side (@boosted), the sixth left for the
  * others.
  */
 static u64 cfq_boost_part(u64 group_slice, bool boosted)
@@ -448,24 +461,6 @@ static u64 cfq_boost_part(u64 group_slice, bool boosted)
 	return div_u64(CFQ_BOOST_ROUND * group_slice *
 		       (boosted ? CFQ_BOOST_SHARE : 1),
 		       CFQ_BOOST_SHARE + 1);
-}
-
-/*
- * The workload slice of @st, @count of the class's @busy queues, while
- * @cfqg is boosting: the boosted part for the boosted one's tree, a share
- * of the other part for the others.
- */
-static u64 cfq_boost_wl_slice(struct cfq_group *cfqg, struct cfq_rb_root *st,
-			      unsigned int count, unsigned int busy,
-			      u64 group_slice)
-{
-	struct cfq_queue *first = cfq_st_first(st);
-	unsigned int others = busy - cfqg->nr_boosted;
-
-	if (first && first->boosted)
-		return cfq_boost_part(group_slice, true);
-	return div_u64(cfq_boost_part(group_slice, false) * min(count, others),
-		       others);
 }
 
 /*
@@ -508,6 +503,102 @@ static u64 cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg)
 }
 
 /*
+ * Whose turn it is in @cfqg while it is boosting (@class BE): the boosted
+ * queues' until they have used the boosted part of a round (5/6), then
+ * the others' until they have used the sixth, and so on; a round starts
+ * with the boosted side. A boosted queue's time here is the time it held
+ * the disk, from its activation to its expiry, the seek to its data
+ * included; an other queue's is its charge (cfq_slice_usage(), from its
+ * first completion), so the seeks away from the start-up and back are
+ * the start-up's cost. Why turns by the time used:
+ *  - the turns were by workload type before, and a workload goes on,
+ *    queue after queue, until its slice is over: with the start-up in
+ *    one tree and five readers in another, two readers were served 50 ms
+ *    each between two boosted turns, and with all of them in one tree,
+ *    keys chose and four were (B2 under 5 readers on 6.12: 1.68x the idle
+ *    start-up, the readers a third of the disk);
+ *  - counting served queues instead (one other queue per round) failed
+ *    the other way: an other queue that does not use its turn (B2's fio
+ *    readers, after waiting through a boosted turn, let the idle window
+ *    run out after their first request) gave the turn back, and the
+ *    readers got one request a round (1.3 % of the disk). Now the rest
+ *    of the others' part goes to the next other queue;
+ *  - counting a queue's time from its first completion, as its charge
+ *    does, left out the seeks: B2's six launcher processes, taking turns
+ *    of a fraction of a millisecond after a seek each, had not used the
+ *    boosted part when the start-up was over, and the reader never got
+ *    its turn (0.6 MB/s, 6.12). Counting the others' seeks too left ten
+ *    readers, each a seek away, 14.4 MB/s (8 % of the disk; now 22.3).
+ */
+static enum cfq_boost_turn cfq_boost_turn(struct cfq_group *cfqg,
+					  enum wl_class_t class)
+{
+	if (class != BE_WORKLOAD || !cfq_group_boosting(cfqg))
+		return CFQ_TURN_ANY;
+	return cfqg->boost_turn == CFQ_TURN_OTHERS ? CFQ_TURN_OTHERS :
+						     CFQ_TURN_BOOSTED;
+}
+
+/* What is left of @side's part of the round in @cfqg. */
+static u64 cfq_boost_turn_left(struct cfq_data *cfqd, struct cfq_group *cfqg,
+			       enum cfq_boost_turn side)
+{
+	u64 part = cfq_boost_part(cfq_group_slice(cfqd, cfqg),
+				  side == CFQ_TURN_BOOSTED);
+	u64 used = cfqg->boost_turn == side ? cfqg->boost_turn_used : 0;
+
+	return used < part ? part - used : 0;
+}
+
+/*
+ * A BE queue of @cfqg (@boosted or not) was served @used ns: count it to
+ * its side's turn, and pass the turn on once that side's part is used. A
+ * queue served out of its side's turn (a preemption, or nobody of the
+ * other side could be found) does not count; a group not boosting starts
+ * the next round afresh.
+ */
+static void cfq_boost_turn_served(struct cfq_data *cfqd,
+				  struct cfq_group *cfqg, bool boosted, u64 used)
+{
+	enum cfq_boost_turn side = boosted ? CFQ_TURN_BOOSTED : CFQ_TURN_OTHERS;
+
+	if (!cfq_group_boosting(cfqg)) {
+		cfqg->boost_turn = CFQ_TURN_ANY;
+		cfqg->boost_turn_used = 0;
+		return;
+	}
+	if (cfqg->boost_turn == CFQ_TURN_ANY)
+		cfqg->boost_turn = CFQ_TURN_BOOSTED;
+	if (cfqg->boost_turn != side)
+		return;
+	if (used < cfq_boost_turn_left(cfqd, cfqg, side)) {
+		cfqg->boost_turn_used += used;
+		return;
+	}
+	cfqg->boost_turn = boosted ? CFQ_TURN_OTHERS : CFQ_TURN_BOOSTED;
+	cfqg->boost_turn_used = 0;
+}
+
+/*
+ * Does @active keep the disk against @new, a queue of its group on the
+ * other side of a boost? Yes while it is @active's side's turn: else each
+ * request of a boosted queue (path lookups and inode reads of a new
+ * process are metadata, which preempts) cut the others' turn short, the
+ * boosted queue was served out of its turn and not counted, and the turn
+ * came back to the others at once: B2's launcher left the reader 0.6 MB/s
+ * (6.12). The boosted side's turn is kept the same way.
+ */
+bool cfq_boost_holds_turn(struct cfq_queue *active, struct cfq_queue *new)
+{
+	enum cfq_boost_turn side = active->boosted ? CFQ_TURN_BOOSTED :
+						     CFQ_TURN_OTHERS;
+
+	return active->cfqg == new->cfqg && active->boosted != new->boosted &&
+	       cfqq_class(active) == BE_WORKLOAD &&
+	       cfq_boost_turn(active->cfqg, BE_WORKLOAD) == side;
+}
+
+/*
  * The slice of @cfqq: its ioprio level's, and with low_latency scaled so
  * the class's (smoothed) busy queues of the group all fit in the group's
  * share of target_latency.
@@ -525,14 +616,37 @@ u64 cfq_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	slice = cfq_scale_slice(slice, cfqd->cfq_slice[1], cfqd->cfq_slice_idle,
 				busy, group_slice);
 	if (cfq_group_boosting(cfqq->cfqg))
-		slice = cfqq->boosted ? cfq_boost_part(group_slice, true) :
-			min(slice, cfq_boost_part(group_slice, false));
+		slice = max_t(u64, cfq_boost_turn_left(cfqd, cfqq->cfqg,
+				cfqq->boosted ? CFQ_TURN_BOOSTED : CFQ_TURN_OTHERS),
+			      CFQ_MIN_TT);
 	return slice;
 }
 
 /*
  * The choice of the next queue: group, class, workload type
  */
+
+/*
+ * The first queue of @st whose turn it is (@turn), among the first
+ * CFQ_NEAR_SCAN; NULL if none.
+ */
+static struct cfq_queue *cfq_st_first_turn(struct cfq_rb_root *st,
+					   enum cfq_boost_turn turn)
+{
+	unsigned int scanned = 0;
+	struct cfq_queue *cfqq;
+	struct rb_node *n;
+
+	if (turn == CFQ_TURN_ANY)
+		return cfq_st_first(st);
+	for (n = rb_first_cached(&st->rb); n && scanned++ < CFQ_NEAR_SCAN;
+	     n = rb_next(n)) {
+		cfqq = rb_entry(n, struct cfq_queue, rb_node);
+		if (cfqq->boosted == (turn == CFQ_TURN_BOOSTED))
+			return cfqq;
+	}
+	return NULL;
+}
 
 /* Are all of @cfqg's busy queues of the IDLE class? */
 static bool cfqg_idle_only(struct cfq_group *cfqg)
@@ -606,40 +720,27 @@ static enum wl_class_t cfq_choose_wl_class(struct cfq_data *cfqd,
 	return IDLE_WORKLOAD;
 }
 
-/* Is the first queue of @cfqg's tree (@class, @type) boosted? */
-static bool cfq_st_first_boosted(struct cfq_group *cfqg, enum wl_class_t class,
-				 enum wl_type_t type)
-{
-	struct cfq_queue *first = cfq_st_first(cfq_st_for(cfqg, class, type));
-
-	return first && first->boosted;
-}
-
 /*
- * The type whose first queue has waited longest (smallest key). While
- * @cfqg is boosting, trees whose first queue is boosted and the others
- * take turns instead (@prev was served last), so the others cannot take
- * two turns in a row: only then do the workload slices give the boosted
- * side 6/7 of the round (measured, B2 with 5 readers on 6.12: 2.05x the
- * idle start-up while keys chose).
+ * The type whose first queue has waited longest (smallest key), among
+ * the trees with a queue whose turn it is (@turn, start-up boost).
  */
 static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
 					 enum wl_class_t class,
-					 enum wl_type_t prev)
+					 enum cfq_boost_turn turn)
 {
-	bool boosting = class == BE_WORKLOAD && cfq_group_boosting(cfqg);
-	bool want = boosting && !cfq_st_first_boosted(cfqg, class, prev);
 	enum wl_type_t type, best = SYNC_NOIDLE_WORKLOAD;
 	struct cfq_queue *first;
 	u64 key = 0;
 	int pass;
 
-	for (pass = boosting ? 0 : 1; pass < 2; pass++) {
+	/* a turn nobody can take (beyond the scan): any queue */
+	for (pass = 0; pass < 2; pass++, turn = CFQ_TURN_ANY) {
 		bool found = false;
 
 		for (type = ASYNC_WORKLOAD; type <= SYNC_WORKLOAD; type++) {
-			first = cfq_st_first(cfq_st_for(cfqg, class, type));
-			if (!first || (!pass && first->boosted != want))
+			first = cfq_st_first_turn(cfq_st_for(cfqg, class, type),
+						  turn);
+			if (!first)
 				continue;
 			if (!found || cfq_key_before(first->rb_key, key)) {
 				best = type;
@@ -660,7 +761,7 @@ static enum wl_type_t cfq_choose_wl_type(struct cfq_group *cfqg,
  * two idle windows so idling can pay off.
  */
 static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
-			      struct cfq_rb_root *st)
+			      struct cfq_rb_root *st, enum cfq_boost_turn turn)
 {
 	enum wl_class_t class = cfqd->serving_wl_class;
 	unsigned int count = st->count;
@@ -669,10 +770,8 @@ static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	u64 group_slice = cfq_group_slice(cfqd, cfqg);
 	u64 slice = div_u64(group_slice * count, max(busy, 1U));
 
-	if (class == BE_WORKLOAD && cfq_group_boosting(cfqg) &&
-	    cfqg->nr_boosted < now_busy)
-		slice = cfq_boost_wl_slice(cfqg, st, count, now_busy,
-					   group_slice);
+	if (turn != CFQ_TURN_ANY)
+		slice = cfq_boost_turn_left(cfqd, cfqg, turn);
 
 	if (cfqd->serving_wl_type == ASYNC_WORKLOAD) {
 		u64 async_max = div_u64(cfqd->cfq_target_latency * count,
@@ -687,13 +786,19 @@ static u64 cfq_workload_slice(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	return max_t(u64, slice, CFQ_MIN_TT);
 }
 
+/*
+ * Choose the class and workload type @cfqg serves next, for whose @turn
+ * it is. A workload in progress goes on, except while the group is
+ * boosting: then each queue's turn is chosen afresh.
+ */
 static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
-			  u64 now)
+			  u64 now, enum cfq_boost_turn *turn)
 {
 	enum wl_class_t prev_class = cfqd->serving_wl_class;
 	struct cfq_rb_root *st;
 
 	cfqd->serving_wl_class = cfq_choose_wl_class(cfqd, cfqg, now);
+	*turn = cfq_boost_turn(cfqg, cfqd->serving_wl_class);
 	if (cfqd->serving_wl_class == IDLE_WORKLOAD) {
 		cfqd->workload_expires = now + CFQ_MIN_TT / 2;
 		return;
@@ -701,13 +806,13 @@ static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
 
 	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
 	if (prev_class == cfqd->serving_wl_class && st->count &&
-	    now <= cfqd->workload_expires)
+	    now <= cfqd->workload_expires && *turn == CFQ_TURN_ANY)
 		return;
 
 	cfqd->serving_wl_type = cfq_choose_wl_type(cfqg, cfqd->serving_wl_class,
-						   cfqd->serving_wl_type);
+						   *turn);
 	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
-	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st);
+	cfqd->workload_expires = now + cfq_workload_slice(cfqd, cfqg, st, *turn);
 }
 
 /*
@@ -719,13 +824,15 @@ static void cfq_choose_wl(struct cfq_data *cfqd, struct cfq_group *cfqg,
 struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now)
 {
 	struct cfq_group *cfqg = cfq_get_next_cfqg(cfqd, now);
+	enum cfq_boost_turn turn;
+	struct cfq_rb_root *st;
 
 	if (!cfqg)
 		return NULL;
 	cfq_group_restore_workload(cfqd, cfqg, now);
-	cfq_choose_wl(cfqd, cfqg, now);
-	return cfq_st_first(cfq_st_for(cfqg, cfqd->serving_wl_class,
-				       cfqd->serving_wl_type));
+	cfq_choose_wl(cfqd, cfqg, now, &turn);
+	st = cfq_st_for(cfqg, cfqd->serving_wl_class, cfqd->serving_wl_type);
+	return cfq_st_first_turn(st, turn) ?: cfq_st_first(st);
 }
 
 /*
@@ -772,7 +879,8 @@ struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
 	for (n = rb_first_cached(&st->rb); n && scanned < CFQ_NEAR_SCAN;
 	     n = rb_next(n)) {
 		cfqq = rb_entry(n, struct cfq_queue, rb_node);
-		if (cfqq == cur || !cfqq->next_rq || cfqq->ioprio != cur->ioprio)
+		if (cfqq == cur || !cfqq->next_rq ||
+		    cfqq->ioprio != cur->ioprio || cfqq->boosted != cur->boosted)
 			continue;
 		if (!scanned++ &&
 		    cfq_key_before(cfqq->rb_key + cfqd->cfq_target_latency, now))

@@ -52,7 +52,7 @@
 #define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
 #define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
 #define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
-#define CFQ_BOOST_SHARE		6	/* boosted : others, see cfq-tree.c */
+#define CFQ_BOOST_SHARE		5	/* boosted : others, see cfq-tree.c */
 #define CFQ_BOOST_ROUND		2	/* group slices in a boosting round */
 #define CFQ_BOOST_AFTER		(NSEC_PER_SEC / 10)	/* busy before a boost */
 #define CFQ_BOOST_SECTORS	((sector_t)64 << 11)	/* 64 MiB */
@@ -237,6 +237,13 @@ struct cfqg_stats {
 	u64 boost_time;			/* disk time used boosted, ns */
 };
 
+/* Whose turn it is inside a group (start-up boost, cfq-tree.c) */
+enum cfq_boost_turn {
+	CFQ_TURN_ANY,		/* not boosting: keys decide */
+	CFQ_TURN_BOOSTED,	/* the boosted queues' */
+	CFQ_TURN_OTHERS,	/* the other queues' */
+};
+
 /*
  * A group of queues sharing the device: one per (cgroup x device), the
  * policy data of the blkcg_gq (see cfq-group.c for its lifetime rules).
@@ -281,6 +288,9 @@ struct cfq_group {
 
 	unsigned int nr_cfqq;		/* busy queues of this group */
 	unsigned int nr_boosted;	/* of them, boosted (cfq-tree.c) */
+	/* while boosting: whose turn it is, and the ns it has used so far */
+	enum cfq_boost_turn boost_turn;
+	u64 boost_turn_used;
 	/* busy sync queues by next_rq sector, per ioprio level (zeroed: empty) */
 	struct rb_root prio_trees[IOPRIO_NR_LEVELS];
 	unsigned int vfraction;		/* device share, 1 << SERVICE_SHIFT */
@@ -640,6 +650,7 @@ struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
 				   struct cfq_queue *cur, u64 now);
 void cfq_boost_start(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
 void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
+bool cfq_boost_holds_turn(struct cfq_queue *active, struct cfq_queue *new);
 
 /* cfq-iosched.c */
 void cfq_put_queue(struct cfq_queue *cfqq);
