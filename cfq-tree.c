@@ -581,12 +581,14 @@ static void cfq_boost_turn_served(struct cfq_data *cfqd,
 
 /*
  * Does @active keep the disk against @new, a queue of its group on the
- * other side of a boost? Yes while it is @active's side's turn: else each
- * request of a boosted queue (path lookups and inode reads of a new
- * process are metadata, which preempts) cut the others' turn short, the
- * boosted queue was served out of its turn and not counted, and the turn
- * came back to the others at once: B2's launcher left the reader 0.6 MB/s
- * (6.12). The boosted side's turn is kept the same way.
+ * other side of a boost? Yes while it is @active's side's turn, both
+ * ways. Else a boosted queue's metadata request (a new process's path
+ * lookups and inode reads), which preempts, cut the others' turn short;
+ * the boosted queue was then served out of its turn and not counted, and
+ * the others' turn came back right after it, a seek away. Measured on
+ * 6.12 (B2, cfq alone in the boot): the launcher under a reader 2219 ms
+ * without this rule, 2134 ms with it; under 10 readers 2374 and 2314 ms;
+ * the readers' MB/s within 1.6 of each other.
  */
 bool cfq_boost_holds_turn(struct cfq_queue *active, struct cfq_queue *new)
 {
