@@ -170,11 +170,15 @@ cat /sys/fs/cgroup/system.slice/cgroup.subtree_control
 a=$(awk '$1 == "w100" { print $2 + 0 }' <<<"$out")
 b=$(awk '$1 == "w200" { print $2 + 0 }' <<<"$out")
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print 0 }')
-check weight-ratio "IOWeight=200/IOWeight=100 bytes: $b/$a = $ratio (want 1.4-3.0)" \
-	awk -v r="$ratio" 'BEGIN { exit !(r >= 1.4 && r <= 3.0) }'
-# the disk time cfq gave each (io.cfq.stat time_ms): what the weights
-# split, whatever the guest's CPU made of it (1.88 where the bytes split
-# 1.52, beside a kernel build and other guests)
+# The 1:2 split is checked in the disk time cfq gave each reader
+# (io.cfq.stat time_ms): that is what the weights split. The bytes each
+# read in that time depend on the guest's CPU, which under TCG follows
+# the host's load: on a quiet host they split 1.83-1.98, beside other
+# guests 1.52 and 1.18 where the time split 1.88 and 1.85 (w200 read 89
+# and 120 MB per second of its time, w100 109 and 188). So in bytes only
+# the order is checked: the heavier service reads more.
+check weight-ratio "IOWeight=200/IOWeight=100 bytes: $b/$a = $ratio (want 1.1-3.0)" \
+	awk -v r="$ratio" 'BEGIN { exit !(r >= 1.1 && r <= 3.0) }'
 ta=$(cfq_ms w100) tb=$(cfq_ms w200)
 tratio=$(awk -v a="$ta" -v b="$tb" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print 0 }')
 check weight-time-ratio "IOWeight=200/IOWeight=100 disk time (io.cfq.stat): $tb/$ta ms = $tratio (want 1.6-2.5)" \
