@@ -52,8 +52,10 @@
 #define CFQ_IDLE_GRACE		(NSEC_PER_SEC / 10)	/* quiet time before IDLE */
 #define CFQ_IDLE_STARVE		NSEC_PER_SEC	/* IDLE class starvation bound */
 #define CFQ_PREEMPT_LEAD	NSEC_PER_SEC	/* front insertion lead */
-#define CFQ_BOOST_SHARE		5	/* boosted : others, see cfq-tree.c */
-#define CFQ_BOOST_ROUND		2	/* group slices in a boosting round */
+/* a boosting round's parts, boosted : others = 9 : 2 (see cfq-tree.c) */
+#define CFQ_BOOST_PARTS_BOOSTED	9
+#define CFQ_BOOST_PARTS_OTHERS	2
+#define CFQ_BOOST_ROUND		3	/* group slices in a boosting round */
 #define CFQ_BOOST_AFTER		(NSEC_PER_SEC / 10)	/* busy before a boost */
 #define CFQ_BOOST_SECTORS	((sector_t)64 << 11)	/* 64 MiB */
 /*
@@ -351,6 +353,10 @@ struct cfq_data {
 	 */
 	u64 busy_since;
 	u64 idle_since;			/* busy_queues fell to 0, ns */
+	/* when the last expiry was a boosted queue's that left requests in
+	 * flight, its time in ns; else 0 (cfq_boosted_time())
+	 */
+	u64 boost_inflight_at;
 	unsigned int busy_sync_queues;
 	int rq_queued;
 	int rq_in_driver;
