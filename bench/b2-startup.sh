@@ -9,6 +9,15 @@
 # separate cgroups (default weights), under 5 and 10 readers, with the
 # readers' throughput meanwhile; and a multi-process start-up: a launcher
 # starting 6 processes 20 ms apart, each reading its own 50 of the files.
+# Medians: the first start-up of a boot is faster than the ones after it
+# (cfq on 6.1: the one-process start-up 1688 ms first, 1788 after the
+# peers; the launcher 1565 ms, then 1681-1749), so an idle-disk time
+# measured once favoured the first scheduler of the boot; and the
+# launcher's time depends on where its six processes' first requests
+# fall against the reader's turns (6.1, same build, two boots: 1915 and
+# 2156 ms under a reader). So the idle-disk times and the launcher's are
+# the median of RUNS start-ups in a row (each one's time is in the log);
+# one process under readers moved by 2-3 % and is run once.
 set -euo pipefail
 . /cfq/bench/lib.sh
 scheds=$2 # no quick mode: the whole run is short
@@ -40,6 +49,8 @@ done)
 echo +io >/sys/fs/cgroup/cgroup.subtree_control
 mkdir -p /sys/fs/cgroup/bg /sys/fs/cgroup/app
 
+RUNS=5
+
 # sectors read from hdd0 so far
 rd_sectors() { awk '{ print $3 }' /sys/block/hdd0/stat; }
 # start [launch]: cold start-up (one cat, or with "launch" 6 of them, 20 ms
@@ -67,6 +78,14 @@ start() {
 	s1=$(rd_sectors)
 	echo "$(((t1 - t0) / 1000)) $((s1 - s0))"
 }
+# median_start RUNS [launch]: RUNS start-ups in a row; prints the "ms
+# sectors" of the median one by time, and logs them all
+median_start() {
+	local runs i
+	runs=$(for ((i = 0; i < $1; i++)); do start "${2:-}"; done | sort -n)
+	echo "start-up runs${2:+ ($2)}, ms sectors: ${runs//$'\n'/, }" >&2
+	echo "$runs" | sed -n "$((($1 + 1) / 2))p"
+}
 # reader CGROUP N: N background sequential readers of the big file, each
 # its own part of it (in CGROUP when not empty); they run until stopped
 reader() {
@@ -85,13 +104,13 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 reader_mbps() { awk -v ms="$1" -v s="$2" -v a="$3" 'BEGIN { printf "%.1f", (s - a) * 512 / ms / 1000 }'; }
 # under CGROUP N [launch]: "ms ratio MB/s" of a start-up under N readers
 under() {
-	local ms sec base=$idle app=$app1
-	[ "${3:-}" = launch ] && base=$lidle app=$lapp
+	local ms sec base=$idle app=$app1 runs=1
+	[ "${3:-}" = launch ] && base=$lidle app=$lapp runs=$RUNS
 	reader "$1" "$2"
 	if [ -n "$1" ]; then
 		read -r ms sec <<<"$( (in_app; start "${3:-}") )"
 	else
-		read -r ms sec <<<"$(start "${3:-}")"
+		read -r ms sec <<<"$(median_start "$runs" "${3:-}")"
 	fi
 	stop_reader
 	echo "$ms $(ratio "$ms" "$base") $(reader_mbps "$ms" "$sec" "$app")"
@@ -103,8 +122,8 @@ table "scheduler" "idle disk ms" "under a reader ms" "ratio" "reader MB/s" \
 	"launcher idle disk ms" "launcher under a reader ms" "ratio" "reader MB/s"
 for s in $scheds; do
 	use_sched hdd0 "$s"
-	read -r idle app1 <<<"$(start)"
-	read -r lidle lapp <<<"$(start launch)"
+	read -r idle app1 <<<"$(median_start $RUNS)"
+	read -r lidle lapp <<<"$(median_start $RUNS launch)"
 	# shellcheck disable=SC2046
 	row "$s" "$idle" $(under "" 1) $(under bg 1) $(under "" 5) $(under "" 10) \
 		"$lidle" $(under "" 1 launch)
