@@ -2,8 +2,9 @@
 # Scale: many queues, groups and disks under cfq at once, on null_blk
 # (memory-backed, 20 us completions, rotational so cfq idles):
 # 1. 1000 threads (fio), each its own process context and so its own sync
-#    queue, read one disk until all 1000 queues are live at once (and 5 s
-#    more): every one must be served (none starved), with no I/O error;
+#    queue, read one disk until all 1000 have read and 1000 queues are
+#    live at once (and 5 s more): every one must be served (none starved),
+#    with no I/O error;
 # 2. 1000 cgroups, each with a reader of 64 KiB, and one 5-deep chain
 #    /scale/d1/.../d5 with a reader in its leaf: each cgroup gets its
 #    group on the disk (1000 + 5 cfq_group objects more);
@@ -33,18 +34,27 @@ q0=$(slab_objects cfq_queue) c0=$(slab_objects cfq_io_cq) g0=$(slab_objects cfq_
 # 1. 1000 queues on one disk. fio starts its threads one by one, which
 # took over 10 s under TCG, and over 30 s with three guests on two cores
 # (991 live at once at the most): so the threads run until all 1000
-# queues have been live for 5 s (at most 300 s), then fio is stopped.
+# have read and 1000 queues have been live for 5 s (at most 300 s), then
+# fio is stopped. The queue count alone was not enough: cfq_queue counts
+# every disk's queues, and fio, stopped with 1000 of them live, once
+# reported 999 jobs (6.12): its last thread had not read yet, we think,
+# and another queue made up the count.
 fio --thread --filename=/dev/scale0 --eta=never --minimal \
 	--output=/tmp/scale.fio --name=q --numjobs=1000 --rw=randread \
 	--bs=4k --direct=1 --ioengine=psync --size=256M --runtime=300 \
 	--time_based 2>/tmp/scale.err &
 fio_pid=$!
+# readers: fio's threads that have read (their read_bytes count direct
+# reads at submission)
+readers() {
+	cat /proc/"$fio_pid"/task/*/io 2>/dev/null | grep -c '^read_bytes: [1-9]' || true
+}
 qmax=0 cmax=0 full=0
 while kill -0 $fio_pid 2>/dev/null; do
 	q=$(slab_objects cfq_queue) c=$(slab_objects cfq_io_cq)
 	[ "$q" -gt "$qmax" ] && qmax=$q
 	[ "$c" -gt "$cmax" ] && cmax=$c
-	[ $((q - q0)) -ge 1000 ] && full=$((full + 1))
+	[ $((q - q0)) -ge 1000 ] && [ "$(readers)" -ge 1000 ] && full=$((full + 1))
 	# fio may have ended since kill -0 (its own 300 s ran out)
 	if [ $full = 5 ]; then kill -INT $fio_pid 2>/dev/null || true; fi
 	sleep 1
