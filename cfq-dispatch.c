@@ -449,6 +449,10 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd, u64 now)
 			new_cfqq->fifo_expire = 1;
 			return new_cfqq;
 		}
+		if (cfq_seek_ends_turn(cfqd, cfqq, now)) {
+			cfq_log_cfqq(cfqd, cfqq, "seek after workload slice");
+			goto expire;
+		}
 	}
 	if (!RB_EMPTY_ROOT(&cfqq->sort_list))
 		return cfqq;

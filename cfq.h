@@ -654,6 +654,7 @@ u64 cfq_cfqq_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now);
 struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
 				   struct cfq_queue *cur, u64 now);
+bool cfq_seek_ends_turn(struct cfq_data *cfqd, struct cfq_queue *cur, u64 now);
 void cfq_boost_start(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
 void cfq_boost_update(struct cfq_data *cfqd, struct cfq_queue *cfqq, u64 now);
 bool cfq_boost_holds_turn(struct cfq_queue *active, struct cfq_queue *new);
