@@ -323,25 +323,6 @@ static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
 	return min(used, cfqq->allocated_slice);
 }
 
-/*
- * Disk time the expiring queue's group is charged: its slice usage plus
- * the time from its activation to its first completion, the seek to its
- * data and its first request. That part costs about the same in every
- * turn (10-13 ms on hddsim), so leaving it out favoured the group with
- * the shorter turns: with 4 direct readers per group (B1d, 100:200,
- * 6.12) the slices were 50 and 25 ms, charged exactly 2:1, and the
- * groups read 1.74:1.
- */
-static u64 cfq_group_usage(struct cfq_queue *cfqq, u64 now)
-{
-	u64 used = cfq_slice_usage(cfqq, now);
-
-	if (cfqq->slice_new || cfqq->slice_start >= now ||
-	    cfqq->slice_start < cfqq->dispatch_start)
-		return used;
-	return used + cfqq->slice_start - cfqq->dispatch_start;
-}
-
 static void cfq_boost_turn_served(struct cfq_data *cfqd,
 				  struct cfq_group *cfqg, bool boosted, u64 used);
 static u64 cfq_boosted_time(struct cfq_data *cfqd, struct cfq_queue *cfqq,
@@ -357,7 +338,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 {
 	unsigned int nr_async = cfqg->service_trees[RT_WORKLOAD][ASYNC_WORKLOAD].count +
 				cfqg->service_trees[BE_WORKLOAD][ASYNC_WORKLOAD].count;
-	u64 used = cfq_group_usage(cfqq, now), charge = used;
+	u64 used = cfq_slice_usage(cfqq, now), charge = used;
 
 	cfq_check_charge_mode(cfqd);
 	if (cfq_iops_mode(cfqd))
@@ -373,8 +354,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg,
 	if (cfqq_class(cfqq) == BE_WORKLOAD)
 		cfq_boost_turn_served(cfqd, cfqg, cfqq->boosted,
 				      cfqq->boosted ?
-				      cfq_boosted_time(cfqd, cfqq, now) :
-				      cfq_slice_usage(cfqq, now));
+				      cfq_boosted_time(cfqd, cfqq, now) : used);
 	if (!cfqq->boosted)
 		cfqd->boost_inflight_at = 0;
 
