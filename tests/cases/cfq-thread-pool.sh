@@ -11,7 +11,9 @@
 # tenth of the mean. Then B4w's shape (4 processes, 10 random reads each
 # in flight): with the head order, a queue chosen for its request's
 # position serves that request, not its FIFO's oldest, so the window
-# gains at least 10 % over sliding_window=0.
+# gains at least 10 % over sliding_window=0; and a queue whose workload
+# slice is over gives the disk back at its next seek (blktrace note "seek
+# after workload slice", at least 5 times in 4 s).
 # vm: --icount
 # debug: no (a ratio in guest time; KASAN changes what it measures)
 # timeout: 240
@@ -43,17 +45,25 @@ pool window
 ratio_in "runs, nearest queue first / sliding_window=0" "$runs" "$neigh" 1.5 100
 ratio_in "fewest runs of a thread / mean" "$lo" "$((runs / 40))" 0.1 100
 
-# B4w's shape: 4 processes with 10 random 16 KiB reads each in flight
+# B4w's shape: 4 processes with 10 random 16 KiB reads each in flight,
+# traced; sets reads (per s) and ends (notes "seek after workload slice")
 aio() {
+	echo 1 >/sys/block/hdd0/hddsim/reset
+	trace_start hdd0
 	fio --eta=never --minimal --output="/tmp/$1.fio" --numjobs=4 \
 		--ioengine=libaio --iodepth=10 --filename=/dev/hdd0 --rw=randread \
 		--bs=16k --direct=1 --size=2G --runtime=4 --time_based \
 		--name="$1" || fail "fio failed"
+	trace_stop hdd0
 	reads=$(fio_sum "$1" 8)
-	log "$1: $reads reads/s"
+	ends=$(grep -cE " m +N cfq[0-9]+[SA]N? +seek after workload slice" /tmp/trace.txt || true)
+	seek=$(awk '$1 == "seeks" { n = $2 } $1 == "seek_sectors" { s = $2 }
+		END { print int(s / (n > 0 ? n : 1)) }' /sys/block/hdd0/hddsim/stats)
+	log "$1: $reads reads/s, mean seek $seek sectors, $ends turns ended at a seek"
 }
 aio aio-window
 win=$reads
+[ "$ends" -ge 5 ] || fail "head order: only $ends turns ended at a seek after the workload slice"
 echo 0 >$Q/sliding_window
 aio aio-neighbour
 echo 1 >$Q/sliding_window
