@@ -878,6 +878,18 @@ struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now)
 }
 
 /*
+ * The active queue's next request is a seek from the head, in a case the
+ * head order below works for: sync, rotational, sliding_window set.
+ */
+static bool cfq_head_order_seek(struct cfq_data *cfqd, struct cfq_queue *cur)
+{
+	return cfqd->cfq_sliding_window && cur->sync && cur->service_tree &&
+	       !cfq_queue_nonrot(cfqd->queue) &&
+	       cfq_dist(blk_rq_pos(cur->next_rq), cfqd->last_position) >
+	       CFQQ_SEEK_THR;
+}
+
+/*
  * Head order across queues (with sliding_window=1): the active sync queue
  * has been served this turn and its next request would move the head
  * more than CFQQ_SEEK_THR; a busy queue of its tree (same group, class
@@ -900,14 +912,6 @@ struct cfq_queue *cfq_choose_queue(struct cfq_data *cfqd, u64 now)
  *
  * Measured: see Documentation/cfq-iosched.rst (B4).
  */
-static bool cfq_head_order_seek(struct cfq_data *cfqd, struct cfq_queue *cur)
-{
-	return cfqd->cfq_sliding_window && cur->sync && cur->service_tree &&
-	       !cfq_queue_nonrot(cfqd->queue) &&
-	       cfq_dist(blk_rq_pos(cur->next_rq), cfqd->last_position) >
-	       CFQQ_SEEK_THR;
-}
-
 struct cfq_queue *cfq_nearer_queue(struct cfq_data *cfqd,
 				   struct cfq_queue *cur, u64 now)
 {
