@@ -1,4 +1,6 @@
 # title: B8, write-back weights: buffered writers in cgroups weighted 100 and 200 on ext4
+# plot: 4,5,6; names 30 s,lowest 5 s,highest 5 s; ylabel MiB weight 200 / MiB weight 100; title write-back split (goal 2.0); goal 2.0; values
+# plot: 2,3; names weight 100,weight 200; ylabel MiB written back in 30 s; title bytes written back; values
 # schedulers: cfq,bfq
 # Two fio jobs, one per cgroup (io and memory controllers on, so the
 # flushers' writes carry the cgroup that dirtied the pages), each writing
