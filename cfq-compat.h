@@ -54,20 +54,6 @@ static inline int cfq_init_sched_op(struct request_queue *q,
 }
 #endif
 
-/*
- * The clock cfq reads for its decisions. Since 6.9 the block layer keeps
- * the time of a task's plug (blk_time_get_ns(), which bfq reads too): the
- * requests a plug flushes, their dispatch and an inline completion share
- * one clock read; outside a task or a plug it reads the clock. Before 6.9,
- * every call reads it. B5 (QD1 on null_blk, 6.12): +1.0% IOPS against
- * ktime_get_ns() at each of insert, dispatch and completion.
- */
-#if CFQ_KERNEL_SINCE(6, 9)
-#define cfq_clock_ns() blk_time_get_ns()
-#else
-#define cfq_clock_ns() ktime_get_ns()
-#endif
-
 /* depth_updated() is told the request_queue since 6.17, a hctx before */
 #if CFQ_KERNEL_SINCE(6, 17)
 #define cfq_depth_updated_op cfq_depth_updated

@@ -63,7 +63,7 @@ void cfq_cancel_idle_timer(struct cfq_data *cfqd)
 		return;
 	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
 	hrtimer_try_to_cancel(&cfqd->idle_slice_timer);
-	cfqg_stats_idle_end(cfqd, cfq_now(cfqd));
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
 }
 
 /*
@@ -148,7 +148,7 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
-	u64 now = cfq_now(cfqd);
+	u64 now = ktime_get_ns();
 
 	if (!cfqq)
 		return;
@@ -350,7 +350,7 @@ enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
 	if (cfq_wait_for_active(cfqd))
 		cfqq = cfqd->active_queue;
 	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
-	cfqg_stats_idle_end(cfqd, cfq_now(cfqd));
+	cfqg_stats_idle_end(cfqd, ktime_get_ns());
 	if (cfqq) {
 		cfq_log_cfqq(cfqd, cfqq, "idle timer fired");
 		/* the process did not come back in time: end its turn */
@@ -567,7 +567,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 static struct request *cfq_dispatch_one(struct cfq_data *cfqd)
 {
-	u64 now = cfq_now(cfqd);
+	u64 now = ktime_get_ns();
 	struct cfq_queue *cfqq;
 	struct request *rq;
 
@@ -674,7 +674,7 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   struct request *rq)
 {
 	bool sync = cfqq->sync;
-	u64 now = cfq_now(cfqd);
+	u64 now = ktime_get_ns();
 
 	cfq_update_hw_tag(cfqd);
 	cfqd->rq_in_driver--;

@@ -227,7 +227,7 @@ static void cfq_init_cfqq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->prio_changed = 1;
 	cfqq->slice_new = 1;
 	if (sync)
-		cfq_boost_start(cfqd, cfqq, cfq_now(cfqd));
+		cfq_boost_start(cfqd, cfqq, ktime_get_ns());
 }
 
 /*
@@ -619,7 +619,7 @@ static void cfq_insert_request(struct blk_mq_hw_ctx *hctx, struct request *rq,
 {
 	struct request_queue *q = hctx->queue;
 	struct cfq_data *cfqd = q->elevator->elevator_data;
-	u64 now = cfq_now(cfqd);
+	u64 now = ktime_get_ns();
 	struct cfq_queue *cfqq;
 
 	/* requeues and passthrough bypass scheduling */

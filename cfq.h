@@ -330,7 +330,6 @@ struct cfq_data {
 	struct request_queue *queue;
 	spinlock_t lock;
 	struct rcu_head rcu_head;	/* the deferred free */
-	u64 clock;			/* the latest cfq_now(), ns */
 
 	struct cfq_group *root_group;
 	struct rb_root_cached grp_st;	/* busy groups by vdisktime */
@@ -600,22 +599,6 @@ static inline struct request *cfq_choose_req(struct request *rq1,
 	if (near1 != near2)
 		return near1 ? rq1 : rq2;
 	return s1 <= s2 ? rq1 : rq2;
-}
-
-/*
- * Now, in ns, for a decision under cfqd->lock. A plug's time may be older
- * than one a completion on another CPU stored: cfq's clock never goes back,
- * so that a slice, a charge or an idle time is never negative.
- */
-static inline u64 cfq_now(struct cfq_data *cfqd)
-{
-	u64 now = cfq_clock_ns();
-
-	lockdep_assert_held(&cfqd->lock);
-	if (now < cfqd->clock)
-		return cfqd->clock;
-	cfqd->clock = now;
-	return now;
 }
 
 /*
