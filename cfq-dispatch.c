@@ -78,6 +78,7 @@ static void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->slice_start = now;
 	cfqq->slice_end = now + slice;
 	cfqq->allocated_slice = slice;
+	cfqq->first_sectors = cfqq->turn_sectors;
 	cfqq->slice_new = 0;
 	cfq_log_cfqq(cfqd, cfqq, "set_slice=%llu", slice);
 }
@@ -129,6 +130,8 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->slice_end = 0;
 	cfqq->allocated_slice = 0;
 	cfqq->slice_dispatch = 0;
+	cfqq->turn_sectors = 0;
+	cfqq->first_sectors = 0;
 	cfqq->must_dispatch = 0;
 	cfqq->fifo_expire = 0;
 	cfqq->wait_busy = 0;
@@ -542,6 +545,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqq->dispatched++;
 	cfqq->cfqg->dispatched++;
 	cfqq->slice_dispatch++;
+	cfqq->turn_sectors += blk_rq_sectors(rq);
 	cfqg_stats_dispatch(cfqq->cfqg, rq, now);
 	cfqq->must_dispatch = 0;
 	cfqd->rq_in_flight[cfqq->sync]++;

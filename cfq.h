@@ -179,6 +179,8 @@ struct cfq_queue {
 	u64 allocated_slice;
 	s64 slice_resid;	/* left over (+) or overrun (-) of last slice */
 	unsigned int slice_dispatch;
+	sector_t turn_sectors;	/* dispatched since the queue's activation */
+	sector_t first_sectors;	/* of those, dispatched before its slice start */
 
 	unsigned short ioprio, ioprio_class;
 	pid_t pid;
@@ -478,6 +480,23 @@ static inline u64 cfq_scale_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 	low = min(slice, mul_u64_u64_div_u64(slice, 2 * slice_idle,
 					     slice_sync));
 	return max(mul_u64_u64_div_u64(slice, group_slice, expect), low);
+}
+
+/*
+ * The part of a turn's start a group is charged for (see
+ * cfq_group_usage()): of the @first ns from the queue's activation to its
+ * first completion, in which @first_sectors were dispatched, the time
+ * those sectors take at the rate the queue then kept in its slice
+ * (@slice_sectors in @used ns), and never more than @first. Nothing when
+ * the slice served nothing to measure the rate by.
+ */
+static inline u64 cfq_first_charge(u64 first, sector_t first_sectors,
+				   u64 used, sector_t slice_sectors)
+{
+	if (!slice_sectors || !first_sectors)
+		return 0;
+	return min(first, mul_u64_u64_div_u64(used, first_sectors,
+					      slice_sectors));
 }
 
 /*

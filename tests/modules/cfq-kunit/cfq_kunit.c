@@ -261,11 +261,29 @@ static void cfq_test_ttime(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cfq_ttime_big(&t, CFQ_SLICE_IDLE));
 }
 
+/* a turn's first request is charged at the rate of the rest of the turn */
+static void cfq_test_first_charge(struct kunit *test)
+{
+	/* direct reader: 256 sectors first, 1536 in a 50 ms slice */
+	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(9), 256, MS(50), 1536),
+			MS(50) / 6);
+	/* streaming reader: 10 ms of seek for 128 of 30720 sectors */
+	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(10), 128, MS(90), 30720),
+			MS(90) * 128 / 30720);
+	/* never more than the stretch itself */
+	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(2), 256, MS(50), 256),
+			MS(2));
+	/* nothing to measure the rate by: nothing */
+	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(9), 256, MS(50), 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(9), 0, MS(50), 1536), 0ULL);
+}
+
 static struct kunit_case cfq_slice_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_to_maxrq),
 	KUNIT_CASE(cfq_test_scale_slice),
 	KUNIT_CASE(cfq_test_ttime),
+	KUNIT_CASE(cfq_test_first_charge),
 	{}
 };
 
