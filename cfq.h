@@ -484,9 +484,9 @@ static inline u64 cfq_scale_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 
 /*
  * The part of a turn's start a group is charged for (see
- * cfq_group_usage()): of the @first ns from the queue's activation to its
- * first completion, in which @first_sectors were dispatched, the time
- * those sectors take at the rate the queue then kept in its slice
+ * cfq_turn_start_usage()): of the @first ns from the queue's activation
+ * to its first completion, in which @first_sectors were dispatched, the
+ * time those sectors take at the rate the queue then kept in its slice
  * (@slice_sectors in @used ns), and never more than @first. Nothing when
  * the slice served nothing to measure the rate by.
  */
