@@ -51,12 +51,12 @@ static void cfq_test_scale_slice(struct kunit *test)
 			MS(50));
 	KUNIT_EXPECT_EQ(test, cfq_scale_slice(MS(180), sync, idle, 6, group),
 			MS(90));
-	/* 30 queues: 10 ms would be below two idle windows (16 ms) */
+	/* 30 queues: 10 ms would be below three idle windows (24 ms) */
 	KUNIT_EXPECT_EQ(test, cfq_scale_slice(MS(100), sync, idle, 30, group),
-			MS(16));
+			MS(24));
 	/* the floor scales with the slice too, and never exceeds it */
 	KUNIT_EXPECT_EQ(test, cfq_scale_slice(MS(40), sync, idle, 300, group),
-			MS(40) * 16 / 100);
+			MS(40) * 24 / 100);
 	KUNIT_EXPECT_EQ(test, cfq_scale_slice(MS(10), sync, MS(100), 300, group),
 			MS(10));
 	/* more queues never means a longer slice */
