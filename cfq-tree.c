@@ -345,9 +345,10 @@ static u64 cfq_slice_usage(struct cfq_queue *cfqq, u64 now)
  * (B1d defaults, 12 s runs) at N = 1 / 2 / 4 / 8 readers per group:
  * 6.12 1.98 / 1.98 / 1.96 / 2.18, from 1.89 / 1.83 / 1.74 / 1.76; 6.1
  * 1.94 / 2.02 / 1.94 / 2.17; 7.3 1.94 / 1.94 / 1.96 / 2.28. At N = 8 the
- * charges are still 1:1.98, but the lighter group's slices are cut to
- * the low_latency floor and a third of its turns serve a single read, so
- * it reads less per charged ms (13.4 KiB against 14.7 on 6.12).
+ * charges were 1:1.98, but the lighter group's slices sat at the
+ * low_latency floor, a third of its turns served a single read and it
+ * read less per charged ms (13.4 KiB against 14.7 on 6.12): the floor
+ * that mends it is in cfq_scale_slice().
  */
 static u64 cfq_turn_start_usage(struct cfq_queue *cfqq, u64 used, u64 now)
 {

@@ -477,8 +477,11 @@ static inline u64 cfq_prio_slice(u64 base, unsigned int prio)
  * 16 ms floor and the heavier's at 25 ms; a read takes 8 or 17 ms there,
  * so a third of the lighter group's turns served one read, and the
  * groups split 2.18 (6.12), 2.17 (6.1), 2.28 (7.3). A 24 ms floor: 2.05,
- * 2.00, 2.12, at 1-4 readers 1.94-2.00 (before 1.94-2.02); B4 3457
- * runs against 3492 on 6.12, B2 and B6 within their spread.
+ * 2.00, 2.12, at 1-4 readers 1.94-2.00 (before 1.94-2.02). On 6.12: B4
+ * 3457 runs against 3492, B6 42 KB/s (its spread between builds is
+ * 39-42), B2 within 0.02x but for a reader in a sibling cgroup, where
+ * the start-up went from 1.33x to 1.13x and that reader from 35.4 to
+ * 16.9 MB/s.
  */
 static inline u64 cfq_scale_slice(u64 slice, u64 slice_sync, u64 slice_idle,
 				  unsigned int busy, u64 group_slice)
