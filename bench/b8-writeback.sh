@@ -32,12 +32,18 @@ mount -t tracefs none $T 2>/dev/null || true
 # A write is the group's from its insert (I) to its completion (C); the
 # disk time of a completion is from its issue (D) or the previous
 # completion, whichever is later (hddsim serves one request at a time).
+# Requests are known by their first sector; a front merge (F) moves it.
 split_trace() {
 	awk '{
 		for (i = 1; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++) ;
-		for (j = i + 1; j <= NF && $j !~ /^[IDC]$/; j++) ;
+		for (j = i + 1; j <= NF && $j !~ /^[IDCF]$/; j++) ;
 		if (j > NF || $(j + 1) !~ /W/) next
 		t = substr($i, 1, length($i) - 1) + 0; sec = $(j + 2)
+		if ($j == "F") {
+			old = sec + $(j + 4)
+			if (old in grp) { grp[sec] = grp[old]; delete grp[old] }
+			next
+		}
 		if ($j == "D") { issued[sec] = t; next }
 		if (t0 == "") t0 = t
 		if (last != "") { idle[1] += !n[1] * (t - last); idle[2] += !n[2] * (t - last) }
@@ -100,7 +106,7 @@ for s in $scheds; do
 	echo 0 >/sys/block/hdd0/trace/enable
 	split=$(split_trace <$T/trace)
 	echo nop >$T/current_tracer
-	# shellcheck disable=SC2046,SC2086 # the five cells, split
+	# shellcheck disable=SC2046,SC2086 # the eight cells, split
 	row "$s" $(echo $samples | awk '{ for (i = 1; i <= NF; i += 3) {
 			t = $i; l = $(i + 1); h = $(i + 2)
 			if (t == 10) { l0 = l; h0 = h }
