@@ -29,12 +29,10 @@
  * cfq_exit_icq()), so cfqd->lock -> q->queue_lock would close a circle
  * (lockdep reports it).
  */
-void cfq_schedule_dispatch(struct cfq_data *cfqd)
+void cfq_kick_dispatch(struct cfq_data *cfqd)
 {
-	if (cfqd->rq_queued || !list_empty(&cfqd->dispatch)) {
-		cfq_log(cfqd, "schedule dispatch");
-		blk_mq_delay_run_hw_queues(cfqd->queue, 0);
-	}
+	cfq_log(cfqd, "schedule dispatch");
+	blk_mq_delay_run_hw_queues(cfqd->queue, 0);
 }
 
 /*
@@ -701,7 +699,8 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (cfqq == cfqd->active_queue) {
 		if (cfqq->slice_new)
 			cfq_set_prio_slice(cfqd, cfqq, now);
-		if (cfq_should_wait_busy(cfqd, cfqq, now)) {
+		if (cfqd->nr_busy_groups > 1 &&
+		    cfq_should_wait_busy(cfqd, cfqq, now)) {
 			cfqq->slice_end = now + (cfqd->cfq_slice_idle ?:
 						 cfqd->cfq_group_idle);
 			cfqq->wait_busy = 1;

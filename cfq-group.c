@@ -158,17 +158,6 @@ static void cfqg_update_weights(struct cfq_group *cfqg, struct blkcg *blkcg)
 /*
  * Statistics
  */
-static void cfqg_rwstat_add(u64 *stat, blk_opf_t opf, u64 val)
-{
-	if (op_is_discard(opf))
-		stat[BLKG_RWSTAT_DISCARD] += val;
-	else if (op_is_write(opf))
-		stat[BLKG_RWSTAT_WRITE] += val;
-	else
-		stat[BLKG_RWSTAT_READ] += val;
-	stat[op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC] += val;
-}
-
 /*
  * Where updates for @cfqg go: its own counters, or once it is offline
  * (its counters were handed to the parent), the removed-children counters
@@ -198,16 +187,23 @@ static void cfqg_stats_add(struct cfqg_stats *to, const struct cfqg_stats *from)
 	to->boost_time += from->boost_time;
 }
 
-/* @rq leaves cfq for the driver */
+/* @rq leaves cfq for the driver: one decode of its op for the three */
 void cfqg_stats_dispatch(struct cfq_group *cfqg, struct request *rq, u64 now)
 {
 	struct cfqg_stats *st = cfqg_stats(cfqg);
+	blk_opf_t opf = rq->cmd_flags;
+	int dir = op_is_discard(opf) ? BLKG_RWSTAT_DISCARD :
+		  op_is_write(opf) ? BLKG_RWSTAT_WRITE : BLKG_RWSTAT_READ;
+	int sync = op_is_sync(opf) ? BLKG_RWSTAT_SYNC : BLKG_RWSTAT_ASYNC;
+	u64 bytes = blk_rq_bytes(rq);
+	u64 wait = now > rq->start_time_ns ? now - rq->start_time_ns : 0;
 
-	cfqg_rwstat_add(st->bytes, rq->cmd_flags, blk_rq_bytes(rq));
-	cfqg_rwstat_add(st->ios, rq->cmd_flags, 1);
-	if (now > rq->start_time_ns)
-		cfqg_rwstat_add(st->wait_time, rq->cmd_flags,
-				now - rq->start_time_ns);
+	st->bytes[dir] += bytes;
+	st->bytes[sync] += bytes;
+	st->ios[dir]++;
+	st->ios[sync]++;
+	st->wait_time[dir] += wait;
+	st->wait_time[sync] += wait;
 }
 
 /* @cfqg left the group service tree: its last busy queue went */

@@ -701,7 +701,15 @@ void cfq_update_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 void cfq_remove_request(struct request_queue *q, struct request *rq);
 
 /* cfq-dispatch.c */
-void cfq_schedule_dispatch(struct cfq_data *cfqd);
+void cfq_kick_dispatch(struct cfq_data *cfqd);
+
+/* Re-run dispatch if cfq holds requests (at each completion of a QD1 I/O) */
+static inline void cfq_schedule_dispatch(struct cfq_data *cfqd)
+{
+	if (cfqd->rq_queued || !list_empty(&cfqd->dispatch))
+		cfq_kick_dispatch(cfqd);
+}
+
 void cfq_cancel_idle_timer(struct cfq_data *cfqd);
 bool cfq_slice_used(struct cfq_queue *cfqq, u64 now);
 void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
