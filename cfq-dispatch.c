@@ -699,6 +699,7 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (cfqq == cfqd->active_queue) {
 		if (cfqq->slice_new)
 			cfq_set_prio_slice(cfqd, cfqq, now);
+		/* its first test, here: it fails at every lone completion */
 		if (cfqd->nr_busy_groups > 1 &&
 		    cfq_should_wait_busy(cfqd, cfqq, now)) {
 			cfqq->slice_end = now + (cfqd->cfq_slice_idle ?:
