@@ -26,6 +26,20 @@
 #error "cfq needs a kernel with CONFIG_BLK_CGROUP (every Debian kernel has it)"
 #endif
 
+/*
+ * The block layer's clock (6.9): in a task with a plug, the time of the
+ * plug's first read, kept until the plug is flushed or the task is
+ * scheduled; else ktime_get_ns(). Before 6.9 there is only the latter.
+ */
+static inline u64 cfq_blk_time_ns(void)
+{
+#if CFQ_KERNEL_SINCE(6, 9)
+	return blk_time_get_ns();
+#else
+	return ktime_get_ns();
+#endif
+}
+
 /* implemented in cfq-iosched.c, wrapped below as the elevator ops */
 void cfq_insert_requests(struct blk_mq_hw_ctx *hctx,
 				struct list_head *list, bool at_head);

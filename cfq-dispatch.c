@@ -61,7 +61,7 @@ void cfq_cancel_idle_timer(struct cfq_data *cfqd)
 		return;
 	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
 	hrtimer_try_to_cancel(&cfqd->idle_slice_timer);
-	cfqg_stats_idle_end(cfqd, ktime_get_ns());
+	cfqg_stats_idle_end(cfqd, cfq_clock(cfqd));
 }
 
 /*
@@ -149,7 +149,7 @@ static void cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
-	u64 now = ktime_get_ns();
+	u64 now = cfq_clock(cfqd);
 
 	if (!cfqq)
 		return;
@@ -351,7 +351,7 @@ enum hrtimer_restart cfq_idle_slice_timer(struct hrtimer *timer)
 	if (cfq_wait_for_active(cfqd))
 		cfqq = cfqd->active_queue;
 	WRITE_ONCE(cfqd->wait, CFQ_WAIT_NONE);
-	cfqg_stats_idle_end(cfqd, ktime_get_ns());
+	cfqg_stats_idle_end(cfqd, cfq_clock(cfqd));
 	if (cfqq) {
 		cfq_log_cfqq(cfqd, cfqq, "idle timer fired");
 		/* the process did not come back in time: end its turn */
@@ -500,7 +500,7 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 	if (cfqq->must_dispatch)
 		return true;
-	if (cfq_should_idle(cfqd, cfqq) && cfqd->rq_in_flight[0])
+	if (cfqd->rq_in_flight[0] && cfq_should_idle(cfqd, cfqq))
 		return false;
 	if (cfqd->rq_in_flight[1] && !cfqq->sync)
 		return false;
@@ -569,7 +569,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 
 static struct request *cfq_dispatch_one(struct cfq_data *cfqd)
 {
-	u64 now = ktime_get_ns();
+	u64 now = cfq_clock(cfqd);
 	struct cfq_queue *cfqq;
 	struct request *rq;
 
@@ -676,7 +676,7 @@ void cfq_completed_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 			   struct request *rq)
 {
 	bool sync = cfqq->sync;
-	u64 now = ktime_get_ns();
+	u64 now = cfq_clock(cfqd);
 
 	cfq_update_hw_tag(cfqd);
 	cfqd->rq_in_driver--;

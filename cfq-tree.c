@@ -201,7 +201,7 @@ void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 {
 	struct cfq_rb_root *st = cfq_st_for(cfqq->cfqg, cfqq_class(cfqq),
 					    cfqq_type(cfqq));
-	u64 now = ktime_get_ns();
+	u64 now = cfq_clock(cfqd);
 	struct cfq_queue *first;
 	struct rb_node *last;
 	bool new = RB_EMPTY_NODE(&cfqq->rb_node);
@@ -252,11 +252,11 @@ static void cfq_note_busy(struct cfq_data *cfqd, u64 now)
 void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	cfq_log_cfqq(cfqd, cfqq, "add_to_rr");
-	cfq_boost_update(cfqd, cfqq, ktime_get_ns());
+	cfq_boost_update(cfqd, cfqq, cfq_clock(cfqd));
 	cfqq->on_rr = 1;
 	cfqq->cfqg->nr_boosted += cfqq->boosted;
 	if (!cfqd->busy_queues++)
-		cfq_note_busy(cfqd, ktime_get_ns());
+		cfq_note_busy(cfqd, cfq_clock(cfqd));
 	if (cfqq->sync)
 		cfqd->busy_sync_queues++;
 	/*
@@ -264,7 +264,7 @@ void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	 * its wait from here.
 	 */
 	if (cfq_class_idle(cfqq) && !cfqq->cfqg->service_tree_idle.count)
-		cfqd->idle_class_served = ktime_get_ns();
+		cfqd->idle_class_served = cfq_clock(cfqd);
 	cfq_service_tree_add(cfqd, cfqq, false);
 }
 
@@ -279,7 +279,7 @@ void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		cfq_group_notify_queue_del(cfqd, cfqq->cfqg);
 	}
 	if (!--cfqd->busy_queues) {
-		cfqd->idle_since = ktime_get_ns();
+		cfqd->idle_since = cfq_clock(cfqd);
 		/* no boosting without busy queues: that time is nobody's */
 		cfqd->boost_inflight_at = 0;
 	}

@@ -20,12 +20,13 @@ for s in $scheds; do
 	qd1[$s]=$(iops --ioengine=psync)
 	qd32[$s]=$(iops --ioengine=libaio --iodepth=32)
 done
-cost() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 1e6 / a - 1e6 / b }'; }
+# without 'none' in the run (--sched) there is no base to cost against
+cost() { [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 1e6 / a - 1e6 / b }'; }
 echo TABLE-BEGIN
 echo "| scheduler | QD1 IOPS | QD1 us/IO above none | QD32 IOPS | QD32 us/IO above none |"
 echo "|---|---|---|---|---|"
 for s in $scheds; do
-	echo "| $s | ${qd1[$s]} | $(cost "${qd1[$s]}" "${qd1[none]}") | ${qd32[$s]} | $(cost "${qd32[$s]}" "${qd32[none]}") |"
+	echo "| $s | ${qd1[$s]} | $(cost "${qd1[$s]}" "${qd1[none]:-}") | ${qd32[$s]} | $(cost "${qd32[$s]}" "${qd32[none]:-}") |"
 done
 echo TABLE-END
 echo none >/sys/block/nullb0/queue/scheduler

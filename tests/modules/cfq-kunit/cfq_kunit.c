@@ -278,12 +278,35 @@ static void cfq_test_first_charge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfq_first_charge(MS(9), 0, MS(50), 1536), 0ULL);
 }
 
+/*
+ * cfq's clock never goes back from the latest time it returned: a plug's
+ * cached time older than a stamp taken elsewhere reads as that stamp.
+ */
+static void cfq_test_clock(struct kunit *test)
+{
+	struct cfq_data *cfqd = kunit_kzalloc(test, sizeof(*cfqd), GFP_KERNEL);
+	u64 now;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfqd);
+	spin_lock_init(&cfqd->lock);
+	spin_lock_irq(&cfqd->lock);
+	KUNIT_EXPECT_EQ(test, cfq_clock_at(cfqd, MS(10)), MS(10));
+	KUNIT_EXPECT_EQ(test, cfq_clock_at(cfqd, MS(4)), MS(10));
+	KUNIT_EXPECT_EQ(test, cfq_clock_at(cfqd, MS(12)), MS(12));
+	now = cfq_clock(cfqd);
+	KUNIT_EXPECT_GE(test, now, MS(12));
+	KUNIT_EXPECT_EQ(test, cfq_clock_at(cfqd, now - 1), now);
+	spin_unlock_irq(&cfqd->lock);
+	KUNIT_EXPECT_LE(test, now, ktime_get_ns());
+}
+
 static struct kunit_case cfq_slice_cases[] = {
 	KUNIT_CASE(cfq_test_prio_slice),
 	KUNIT_CASE(cfq_test_prio_to_maxrq),
 	KUNIT_CASE(cfq_test_scale_slice),
 	KUNIT_CASE(cfq_test_ttime),
 	KUNIT_CASE(cfq_test_first_charge),
+	KUNIT_CASE(cfq_test_clock),
 	{}
 };
 
