@@ -75,33 +75,14 @@ for s in $scheds; do
 	modprobe hddsim
 	use_sched hdd0 "$s"
 	dev=$(cat /sys/block/hdd0/dev)
-	mkfs.ext4 -q -F /dev/hdd0
-	mkdir -p /mnt/b8
-	mount -t ext4 /dev/hdd0 /mnt/b8
-	echo "+io +memory" >$cg/cgroup.subtree_control
-	for w in 100 200; do
-		mkdir -p $cg/b8w$w
-		echo $w >"$cg/b8w$w/io.${s%%:*}.weight"
-	done
 	# written: the bytes written back so far, "WEIGHT100 WEIGHT200"
 	written() {
 		awk -v d="$dev" '$1 == d { for (i = 2; i <= NF; i++)
 			if (index($i, "wbytes=") == 1) printf "%s ", substr($i, 8) }' \
 			$cg/b8w100/io.stat $cg/b8w200/io.stat
 	}
-	for w in 100 200; do
-		(echo $BASHPID >$cg/b8w$w/cgroup.procs && exec fio --eta=never --minimal \
-			--output=/tmp/b8w$w.fio --name=b8w$w --rw=write --bs=1M --size=160M --invalidate=0 \
-			--fallocate=none --runtime=$((secs + 2)) --time_based \
-			--filename=/mnt/b8/f$w) &
-	done
-	echo 0 >$T/tracing_on
-	echo blk >$T/current_tracer
-	echo 1 >$T/options/blk_cgroup
-	echo 1 >$T/options/blk_cgname
-	echo 32768 >$T/buffer_size_kb
-	echo >$T/trace
-	echo 1 >/sys/block/hdd0/trace/enable
+	wb_writers "$s" $((secs + 2)) --invalidate=0
+	blk_trace_ready 32768
 	samples=""
 	for ((t = 5; t <= secs; t += 5)); do
 		sleep 5

@@ -64,3 +64,40 @@ runs_bench() {
 	done
 	table_end
 }
+
+# wb_writers SCHED RUNTIME [FIO_OPTION...]: B8's writers, started in the
+# background (wait for them): ext4 on hdd0 at /mnt/b8, cgroups b8w100 and
+# b8w200 weighted 100 and 200 for SCHED (io and memory controllers on, so
+# write-back carries the cgroup), and in each a fio writing 1 MiB blocks
+# through the page cache, looping over a 160 MiB file for RUNTIME s
+wb_writers() {
+	local s=$1 rt=$2 w cg=/sys/fs/cgroup
+	shift 2
+	mkfs.ext4 -q -F /dev/hdd0
+	mkdir -p /mnt/b8
+	mount -t ext4 /dev/hdd0 /mnt/b8
+	echo "+io +memory" >$cg/cgroup.subtree_control
+	for w in 100 200; do
+		mkdir -p $cg/b8w$w
+		echo $w >"$cg/b8w$w/io.${s%%:*}.weight"
+	done
+	for w in 100 200; do
+		(echo $BASHPID >$cg/b8w$w/cgroup.procs && exec fio --eta=never \
+			--minimal --output=/tmp/b8w$w.fio --name=b8w$w --rw=write \
+			--bs=1M --size=160M --fallocate=none --runtime="$rt" \
+			--time_based --filename=/mnt/b8/f$w "$@") &
+	done
+}
+
+# blk_trace_ready KB: the blk tracer for hdd0 with cgroup names, a buffer
+# of KB per CPU, emptied; tracing stays off until the caller turns it on
+blk_trace_ready() {
+	local T=/sys/kernel/tracing
+	echo 0 >$T/tracing_on
+	echo blk >$T/current_tracer
+	echo 1 >$T/options/blk_cgroup
+	echo 1 >$T/options/blk_cgname
+	echo "$1" >$T/buffer_size_kb
+	echo >$T/trace
+	echo 1 >/sys/block/hdd0/trace/enable
+}

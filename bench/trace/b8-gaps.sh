@@ -116,27 +116,8 @@ stacks() {
 
 modprobe hddsim
 use_sched hdd0 "$s"
-mkfs.ext4 -q -F /dev/hdd0
-mkdir -p /mnt/b8
-mount -t ext4 /dev/hdd0 /mnt/b8
-echo "+io +memory" >$cg/cgroup.subtree_control
-for w in 100 200; do
-	mkdir -p $cg/b8w$w
-	echo $w >"$cg/b8w$w/io.${s%%:*}.weight"
-done
-for w in 100 200; do
-	(echo $BASHPID >$cg/b8w$w/cgroup.procs && exec fio --eta=never --minimal \
-		--output=/tmp/b8w$w.fio --name=b8w$w --rw=write --bs=1M --size=160M \
-		--invalidate="$inv" --fallocate=none --runtime=32 --time_based \
-		--filename=/mnt/b8/f$w) &
-done
-echo 0 >$T/tracing_on
-echo blk >$T/current_tracer
-echo 1 >$T/options/blk_cgroup
-echo 1 >$T/options/blk_cgname
-echo 131072 >$T/buffer_size_kb
-echo >$T/trace
-echo 1 >/sys/block/hdd0/trace/enable
+wb_writers "$s" 32 --invalidate="$inv"
+blk_trace_ready 131072
 echo 1 >$T/events/sched/sched_switch/enable
 echo 'comm == "fio"' >$T/events/block/block_bio_queue/filter
 echo 'stacktrace if comm == "fio"' >$T/events/block/block_bio_queue/trigger
